@@ -1,0 +1,27 @@
+#ifndef BIRD_CNCURSES_SHIM_H
+#define BIRD_CNCURSES_SHIM_H
+// ncursesw for Swift 6: SwiftPM drops pkg-config's -D flags, so define the wide-char switches
+// here, and expose the globals and macros Swift cannot import as inline functions.
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#include <locale.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+static inline WINDOW *bird_stdscr(void) { return stdscr; }
+static inline int bird_COLS(void) { return COLS; }
+static inline int bird_LINES(void) { return LINES; }
+static inline int bird_COLORS(void) { return COLORS; }
+static inline void bird_set_escdelay(int ms) { set_escdelay(ms); }
+static inline attr_t bird_A_BOLD(void) { return A_BOLD; }
+static inline attr_t bird_A_REVERSE(void) { return A_REVERSE; }
+static inline attr_t bird_A_DIM(void) { return A_DIM; }
+static inline attr_t bird_A_UNDERLINE(void) { return A_UNDERLINE; }
+static inline attr_t bird_A_NORMAL(void) { return A_NORMAL; }
+static inline attr_t bird_COLOR_PAIR(int n) { return COLOR_PAIR(n); }
+static inline int bird_KEY_F(int n) { return KEY_F(n); }
+#endif

@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// BirdRealtime for Swift: the client library, the bird-inspect terminal inspector and the
+// bird-sandbox local edge. See docs/ARCHITECTURE.md for how the targets fit together.
+import PackageDescription
+
+let package = Package(
+    name: "bird-sdk-swift",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "BirdRealtime", targets: ["BirdRealtime"]),
+        .library(name: "BirdRealtimeTestSupport", targets: ["BirdRealtimeTestSupport"]),
+        .executable(name: "bird-inspect", targets: ["bird-inspect"]),
+        .executable(name: "bird-sandbox", targets: ["bird-sandbox"]),
+    ],
+    targets: [
+        // System C libraries (no outside Swift packages can be fetched on our machines).
+        .systemLibrary(
+            name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .systemLibrary(
+            name: "CNcurses", path: "Modules/CNcurses", pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]),
+
+        // RFC 6455 client and server over POSIX sockets, TLS via OpenSSL, plus a small HTTP/1.1 client.
+        .target(name: "WebSocket", dependencies: ["COpenSSL"]),
+        // The protocol model shared by the client and the sandbox.
+        .target(name: "BirdWire", dependencies: ["COpenSSL"]),
+        // The client library.
+        .target(name: "BirdRealtime", dependencies: ["BirdWire", "WebSocket"]),
+        // Manual clock and scripted transport for tests (ours and users').
+        .target(name: "BirdRealtimeTestSupport", dependencies: ["BirdRealtime", "BirdWire"]),
+        // The local edge.
+        .target(name: "BirdSandbox", dependencies: ["BirdWire", "WebSocket", "COpenSSL"]),
+        // The inspector's pure core: model, messages, update, view into a cell grid, key map.
+        .target(name: "BirdInspector", dependencies: ["BirdRealtime", "BirdWire", "BirdSandbox"]),
+
+        .executableTarget(name: "bird-inspect", dependencies: ["BirdInspector", "CNcurses"]),
+        .executableTarget(name: "bird-sandbox", dependencies: ["BirdSandbox"]),
+
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
+        .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),
+        .testTarget(
+            name: "BirdRealtimeTests",
+            dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
+        .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdWire", "WebSocket"]),
+        .testTarget(name: "BirdInspectorTests", dependencies: ["BirdInspector"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

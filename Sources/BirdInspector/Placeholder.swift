@@ -1,0 +1,2 @@
+// BirdInspector: work in progress; see docs/ARCHITECTURE.md.
+enum BirdInspectorModulePlaceholder {}

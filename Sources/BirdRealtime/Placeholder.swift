@@ -1,0 +1,2 @@
+// BirdRealtime: work in progress; see docs/ARCHITECTURE.md.
+enum BirdRealtimeModulePlaceholder {}

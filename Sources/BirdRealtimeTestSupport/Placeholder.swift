@@ -1,0 +1,2 @@
+// BirdRealtimeTestSupport: work in progress; see docs/ARCHITECTURE.md.
+enum BirdRealtimeTestSupportModulePlaceholder {}

@@ -1,0 +1,2 @@
+// BirdSandbox: work in progress; see docs/ARCHITECTURE.md.
+enum BirdSandboxModulePlaceholder {}

@@ -1,0 +1,2 @@
+// BirdWire: work in progress; see docs/ARCHITECTURE.md.
+enum BirdWireModulePlaceholder {}

@@ -1,0 +1,2 @@
+import COpenSSL
+enum WebSocketModulePlaceholder { static let v = OpenSSL_version_num() }

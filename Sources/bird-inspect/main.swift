@@ -1,0 +1,2 @@
+import CNcurses
+print("bird-inspect: not yet built", bird_A_BOLD())

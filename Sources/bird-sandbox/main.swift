@@ -1,0 +1,1 @@
+print("bird-sandbox: not yet built")
