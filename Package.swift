@@ -18,7 +18,7 @@ let package = Package(
             name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
         .systemLibrary(
-            name: "CNcurses", path: "Modules/CNcurses", pkgConfig: "ncursesw",
+            name: "CNcurses", path: "Modules/CNcurses",
             providers: [.apt(["libncurses-dev"])]),
 
         // RFC 6455 client and server over POSIX sockets, TLS via OpenSSL, plus a small HTTP/1.1 client.
@@ -36,6 +36,10 @@ let package = Package(
 
         .executableTarget(name: "bird-inspect", dependencies: ["BirdInspector", "CNcurses"]),
         .executableTarget(name: "bird-sandbox", dependencies: ["BirdSandbox"]),
+        // Developer tools: the Autobahn|Testsuite / benchmark agent and the libFuzzer harnesses
+        // (built with -DFUZZING by Scripts/fuzz; a plain build gives a binary that explains itself).
+        .executableTarget(name: "websocket-agent", dependencies: ["WebSocket"]),
+        .executableTarget(name: "bird-fuzz", dependencies: ["WebSocket", "BirdWire"]),
 
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"]),
         .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),

@@ -1,0 +1,293 @@
+/// A strict RFC 8259 parser over UTF-8 bytes. Recursion is bounded (``maxDepth``) so hostile
+/// input cannot exhaust the stack; every failure is a ``JSONParseError``, never a trap.
+struct JSONParser {
+    static let maxDepth = 256
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    var index: Int = 0
+    private var depth = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Parses exactly one value surrounded by optional whitespace.
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("unexpected text after the value") }
+        return value
+    }
+
+    /// Parses one value at the current position (no surrounding whitespace skipped after it).
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        guard index < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw fail("unexpected character")
+        }
+    }
+
+    // MARK: - Containers
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var object: [String: JSONValue] = [:]
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { index += 1; return .object(object) }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            object[key] = try parseValue()
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(object)
+            default: throw fail("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var array: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") { index += 1; return .array(array) }
+        while true {
+            skipWhitespace()
+            array.append(try parseValue())
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(array)
+            default: throw fail("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func enter() throws(JSONParseError) {
+        depth += 1
+        guard depth <= Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth)") }
+    }
+
+    // MARK: - Scalars
+
+    /// Parses a string starting at the opening quote; leaves the index after the closing quote.
+    mutating func parseString() throws(JSONParseError) -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                return try Self.validatedString(slice, at: start)
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw fail("control character in a string") }
+            index += 1
+        }
+        // Slow path: escapes present.
+        var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let b = bytes[index]
+            switch b {
+            case UInt8(ascii: "\""):
+                index += 1
+                return try out.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+                    try Self.validatedString(buffer, at: start)
+                }
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw fail("unterminated escape") }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""): out.append(0x22)
+                case UInt8(ascii: "\\"): out.append(0x5C)
+                case UInt8(ascii: "/"): out.append(0x2F)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"): try appendUnicodeEscape(to: &out)
+                default: throw fail("invalid escape")
+                }
+            default:
+                if b < 0x20 { throw fail("control character in a string") }
+                out.append(b)
+                index += 1
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    private mutating func appendUnicodeEscape(to out: inout [UInt8]) throws(JSONParseError) {
+        var scalar = try readHex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+            // A high surrogate must be followed by \u and a low surrogate.
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                bytes[index + 1] == UInt8(ascii: "u")
+            else { throw fail("lone surrogate") }
+            index += 2
+            let low = try readHex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid surrogate pair") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+            throw fail("lone surrogate")
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
+        out.append(contentsOf: String(Character(unicode)).utf8)
+    }
+
+    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("short \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let digit: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
+            default: throw fail("invalid hex digit")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError) -> String {
+        guard let s = String(validating: bytes, as: UTF8.self) else {
+            throw JSONParseError(message: "invalid UTF-8 in a string", offset: offset)
+        }
+        return s
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> Double {
+        let start = index
+        if peek() == UInt8(ascii: "-") { index += 1 }
+        guard let first = peek(), isDigit(first) else { throw fail("invalid number") }
+        if first == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while let b = peek(), isDigit(b) { index += 1 }
+        }
+        if peek() == UInt8(ascii: ".") {
+            index += 1
+            guard let b = peek(), isDigit(b) else { throw fail("invalid number") }
+            while let b = peek(), isDigit(b) { index += 1 }
+        }
+        if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            index += 1
+            if let s = peek(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { index += 1 }
+            guard let b = peek(), isDigit(b) else { throw fail("invalid number") }
+            while let b = peek(), isDigit(b) { index += 1 }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw fail("number out of range") }
+        return value
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(JSONParseError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw fail("unexpected end of input") }
+        let ok = word.withUTF8Buffer { w in
+            for i in 0..<count where bytes[index + i] != w[i] { return false }
+            return true
+        }
+        guard ok else { throw fail("unexpected word") }
+        index += count
+    }
+
+    // MARK: - Helpers
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    func peek() -> UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    func fail(_ message: String) -> JSONParseError {
+        JSONParseError(message: message, offset: index)
+    }
+
+    /// Skips one value without building it; returns the byte range it occupied.
+    mutating func skipValue() throws(JSONParseError) -> Range<Int> {
+        let start = index
+        guard let b = peek() else { throw fail("unexpected end of input") }
+        switch b {
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            try skipContainer()
+        default:
+            _ = try parseValue()
+        }
+        return start..<index
+    }
+
+    /// Skips a string without decoding it (validity of escapes is checked lightly).
+    mutating func skipString() throws(JSONParseError) {
+        index += 1
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") { index += 1; return }
+            if b == UInt8(ascii: "\\") { index += 2; continue }
+            if b < 0x20 { throw fail("control character in a string") }
+            index += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    /// Skips an object or array by bracket matching, honouring strings.
+    private mutating func skipContainer() throws(JSONParseError) {
+        var level = 0
+        while index < bytes.count {
+            let b = bytes[index]
+            switch b {
+            case UInt8(ascii: "\""):
+                try skipString()
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                level += 1
+                guard level <= Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth)") }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                level -= 1
+                if level == 0 { index += 1; return }
+            default:
+                break
+            }
+            index += 1
+        }
+        throw fail("unterminated container")
+    }
+}

@@ -1,2 +1,0 @@
-// BirdWire: work in progress; see docs/ARCHITECTURE.md.
-enum BirdWireModulePlaceholder {}

@@ -1,0 +1,72 @@
+/// Protocol events (not app events), independent of dialect.
+public enum ProtocolEvent: String, Sendable, CaseIterable {
+    case connectionEstablished = "connection_established"
+    case error
+    case ping
+    case pong
+    case subscribe
+    case unsubscribe
+    case subscriptionSucceeded = "subscription_succeeded"
+    case subscriptionError = "subscription_error"
+    case memberAdded = "member_added"
+    case memberRemoved = "member_removed"
+    case connectionCount = "connection_count"
+    case signin
+    case signinSuccess = "signin_success"
+
+    /// Whether the wire carries this event with the internal prefix.
+    var isInternal: Bool {
+        switch self {
+        case .subscriptionSucceeded, .memberAdded, .memberRemoved, .connectionCount: return true
+        default: return false
+        }
+    }
+
+    /// The event's name on the wire in `dialect`.
+    public func wireName(_ dialect: Dialect) -> String {
+        if self == .connectionCount && dialect == .pusher { return "pusher_internal:subscription_count" }
+        return (isInternal ? dialect.internalPrefix : dialect.eventPrefix) + rawValue
+    }
+
+    /// The name app handlers bind to (always the Bird spelling), e.g. `bird:subscription_succeeded`.
+    public var appName: String { "bird:" + rawValue }
+
+    /// The protocol event a wire name denotes in `dialect`, or nil for app and client events.
+    public init?(wireName: String, dialect: Dialect) {
+        guard let match = ProtocolEvent.table(dialect)[wireName] else { return nil }
+        self = match
+    }
+
+    /// Whether a wire name is in the protocol's reserved namespace of `dialect` (known or not).
+    public static func isReserved(_ wireName: String, dialect: Dialect) -> Bool {
+        wireName.hasPrefix(dialect.eventPrefix) || wireName.hasPrefix(dialect.internalPrefix)
+    }
+
+    private static let birdTable = Dictionary(uniqueKeysWithValues: allCases.map { ($0.wireName(.bird), $0) })
+    private static let pusherTable = Dictionary(uniqueKeysWithValues: allCases.map { ($0.wireName(.pusher), $0) })
+    private static func table(_ dialect: Dialect) -> [String: ProtocolEvent] {
+        dialect == .bird ? birdTable : pusherTable
+    }
+}
+
+/// Names fixed by the public SDK documentation.
+public enum BirdProtocol {
+    /// Lifecycle event names that channel handlers bind to.
+    public enum Event {
+        /// After every successful (re-)subscription. Presence data: the roster.
+        public static let subscriptionSucceeded = "bird:subscription_succeeded"
+        /// A subscription was refused, failed authorization, or timed out.
+        public static let subscriptionError = "bird:subscription_error"
+        /// A member joined a presence channel (first connection of that member).
+        public static let memberAdded = "bird:member_added"
+        /// A member left a presence channel (last connection of that member).
+        public static let memberRemoved = "bird:member_removed"
+        /// The channel's connection count changed (app setting).
+        public static let connectionCount = "bird:connection_count"
+    }
+
+    /// The protocol version the client speaks and edges accept (5–7).
+    public static let version = 7
+    /// Protocol versions an edge accepts.
+    public static let acceptedVersions = 5...7
+}

@@ -1,0 +1,74 @@
+/// Removes secrets from text that may be shown or stored: the signature half of `auth` values
+/// (`"key:hex"` → `"key:<redacted>"`), bearer tokens and the like.
+public enum Redaction {
+    /// The placeholder that replaces a secret.
+    public static let placeholder = "<redacted>"
+
+    /// Redacts every `"auth":"<key>:<hex>"` signature in protocol or auth-response JSON text,
+    /// including double-encoded occurrences (`\"auth\":\"…\"`).
+    public static func redactWireText(_ text: String) -> String {
+        guard text.contains("auth") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        let markers = ["\"auth\":\"", "\\\"auth\\\":\\\"", "\"auth\": \"", "auth_signature="]
+        while let (range, marker) = firstMarker(in: rest, markers) {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let terminators: Set<Character> = marker.hasPrefix("\\") ? ["\\"] : (marker == "auth_signature=" ? ["&", " ", "\""] : ["\""])
+            let end = rest.firstIndex(where: { terminators.contains($0) }) ?? rest.endIndex
+            let value = rest[..<end]
+            if marker != "auth_signature=", let colon = value.firstIndex(of: ":") {
+                result += value[...colon]
+            }
+            result += placeholder
+            rest = rest[end...]
+        }
+        result += rest
+        return result
+    }
+
+    /// A header value safe to show: known secret-bearing headers are replaced.
+    public static func redactHeader(name: String, value: String) -> String {
+        let lower = name.lowercased()
+        if lower == "authorization" || lower == "cookie" || lower.contains("token") || lower.contains("secret")
+            || lower.contains("key") || lower.contains("auth")
+        {
+            if let space = value.firstIndex(of: " ") { return String(value[...space]) + placeholder }
+            return placeholder
+        }
+        return value
+    }
+
+    /// Replaces every occurrence of each non-empty secret in `text`.
+    public static func redact(_ text: String, secrets: [String]) -> String {
+        var out = text
+        for secret in secrets where secret.count >= 4 {
+            out = out.replacingOccurrencesOfSubstring(secret, with: placeholder)
+        }
+        return out
+    }
+
+    private static func firstMarker(in text: Substring, _ markers: [String]) -> (Range<Substring.Index>, String)? {
+        var best: (Range<Substring.Index>, String)?
+        for m in markers {
+            if let r = text.firstRange(of: m), best == nil || r.lowerBound < best!.0.lowerBound {
+                best = (r, m)
+            }
+        }
+        return best
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrencesOfSubstring(_ target: String, with replacement: String) -> String {
+        var out = ""
+        var rest = Substring(self)
+        while let r = rest.firstRange(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        out += rest
+        return out
+    }
+}

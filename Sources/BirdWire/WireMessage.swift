@@ -1,0 +1,203 @@
+/// One protocol message: the JSON object in a WebSocket text frame (PROTOCOL.md A.2).
+///
+/// Decoding is lean: the envelope's strings are read directly, and `data` is kept as text —
+/// ``WirePayload/value`` parses it only when asked — so a handler that needs only the raw
+/// payload costs no object graph.
+public struct WireMessage: Sendable, Equatable {
+    /// The event name as it appears on the wire.
+    public var event: String
+    /// The channel, when the message names one.
+    public var channel: String?
+    /// The payload, when present (and not `null`).
+    public var data: WirePayload?
+    /// The sender's member id of a presence client event (`member_id` or `user_id` at the top level).
+    public var memberId: String?
+
+    public init(event: String, channel: String? = nil, data: WirePayload? = nil, memberId: String? = nil) {
+        self.event = event
+        self.channel = channel
+        self.data = data
+        self.memberId = memberId
+    }
+
+    /// A message whose data is `value`, sent as a JSON string of JSON (double encoding) when
+    /// `doubleEncoded`, else as the JSON value itself.
+    public init(event: String, channel: String? = nil, value: JSONValue, doubleEncoded: Bool = false) {
+        self.init(event: event, channel: channel,
+                  data: doubleEncoded ? .string(value.description) : .json(value.description))
+    }
+}
+
+/// The `data` of a message: a JSON string (its content, unescaped) or any other JSON value (its text).
+public enum WirePayload: Sendable, Equatable {
+    /// `data` was a JSON string; this is its decoded content (often JSON text itself).
+    case string(String)
+    /// `data` was an object, array, number or Boolean; this is its JSON text.
+    case json(String)
+
+    /// The payload's text: the string's content, or the JSON text.
+    public var text: String {
+        switch self {
+        case .string(let s), .json(let s): return s
+        }
+    }
+
+    /// The payload as a value: a string holding JSON is parsed (double encoding); a string that
+    /// is not JSON stays `.string`; other JSON is parsed.
+    public var value: JSONValue {
+        switch self {
+        case .string(let s): return JSONValue.fromPayload(s)
+        case .json(let s): return (try? JSONValue(parsing: s)) ?? .string(s)
+        }
+    }
+
+    /// The payload as an object, whichever way it was encoded; nil when it is not one.
+    public var object: [String: JSONValue]? { value.objectValue }
+}
+
+/// Why a text frame is not a protocol message.
+public enum WireDecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Not JSON.
+    case invalidJSON(JSONParseError)
+    /// JSON, but not an object.
+    case notAnObject
+    /// An object without a string `event`.
+    case missingEvent
+    /// `channel` (or the member id) is present but not a string.
+    case invalidField(String)
+
+    public var description: String {
+        switch self {
+        case .invalidJSON(let e): return "message is not JSON (\(e))"
+        case .notAnObject: return "message is not a JSON object"
+        case .missingEvent: return "message has no \"event\" string"
+        case .invalidField(let name): return "message field \"\(name)\" is not a string"
+        }
+    }
+}
+
+extension WireMessage {
+    /// Decodes a text frame. Unknown fields are ignored; `data: null` counts as absent.
+    public static func decode(_ text: String) throws(WireDecodeError) -> WireMessage {
+        var text = text
+        let result: Result<WireMessage, WireDecodeError> = text.withUTF8 { buffer in
+            do throws(WireDecodeError) { return .success(try decode(utf8: buffer)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes a text frame from UTF-8 bytes.
+    public static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(WireDecodeError) -> WireMessage {
+        do {
+            return try scan(buffer)
+        } catch let error as WireDecodeError {
+            throw error
+        } catch let error as JSONParseError {
+            throw .invalidJSON(error)
+        } catch {
+            throw .notAnObject
+        }
+    }
+
+    private static func scan(_ buffer: UnsafeBufferPointer<UInt8>) throws -> WireMessage {
+        var p = JSONParser(buffer)
+        p.skipWhitespace()
+        guard p.peek() == UInt8(ascii: "{") else {
+            _ = try p.parseDocument()  // report invalid JSON as such
+            throw WireDecodeError.notAnObject
+        }
+        p.index += 1
+        var event: String?
+        var channel: String?
+        var data: WirePayload?
+        var memberId: String?
+        p.skipWhitespace()
+        if p.peek() == UInt8(ascii: "}") {
+            p.index += 1
+        } else {
+            members: while true {
+                p.skipWhitespace()
+                guard p.peek() == UInt8(ascii: "\"") else { throw p.fail("expected a member name") }
+                let key = try p.parseString()
+                p.skipWhitespace()
+                guard p.peek() == UInt8(ascii: ":") else { throw p.fail("expected ':'") }
+                p.index += 1
+                p.skipWhitespace()
+                switch key {
+                case "event":
+                    guard p.peek() == UInt8(ascii: "\"") else { _ = try p.skipValue(); throw WireDecodeError.missingEvent }
+                    event = try p.parseString()
+                case "channel":
+                    if p.peek() == UInt8(ascii: "\"") {
+                        channel = try p.parseString()
+                    } else {
+                        let value = try p.parseValue()
+                        if value != .null { throw WireDecodeError.invalidField("channel") }
+                    }
+                case "member_id", "user_id":
+                    if p.peek() == UInt8(ascii: "\"") {
+                        memberId = try p.parseString()
+                    } else {
+                        // Numeric ids occur in the wild; keep their text.
+                        let value = try p.parseValue()
+                        if value != .null { memberId = value.description }
+                    }
+                case "data":
+                    if p.peek() == UInt8(ascii: "\"") {
+                        data = .string(try p.parseString())
+                    } else {
+                        let range = try p.skipValue()
+                        let raw = UnsafeBufferPointer(rebasing: buffer[range])
+                        if !(raw.count == 4 && raw.elementsEqual("null".utf8)) {
+                            data = .json(String(decoding: raw, as: UTF8.self))
+                        }
+                    }
+                default:
+                    _ = try p.skipValue()
+                }
+                p.skipWhitespace()
+                switch p.peek() {
+                case UInt8(ascii: ","): p.index += 1
+                case UInt8(ascii: "}"): p.index += 1; break members
+                default: throw p.fail("expected ',' or '}'")
+                }
+            }
+        }
+        p.skipWhitespace()
+        guard p.index == buffer.count else { throw p.fail("unexpected text after the message") }
+        guard let event else { throw WireDecodeError.missingEvent }
+        return WireMessage(event: event, channel: channel, data: data, memberId: memberId)
+    }
+
+    /// The message as JSON text for a WebSocket text frame.
+    ///
+    /// - Parameter memberIdKey: the top-level key of ``memberId`` (`member_id` or `user_id`).
+    public func encode(memberIdKey: String = "member_id") -> String {
+        var out = "{\"event\":"
+        JSONWriter.appendQuoted(event, to: &out)
+        if let channel {
+            out += ",\"channel\":"
+            JSONWriter.appendQuoted(channel, to: &out)
+        }
+        if let data {
+            out += ",\"data\":"
+            switch data {
+            case .string(let s): JSONWriter.appendQuoted(s, to: &out)
+            case .json(let s): out += s
+            }
+        }
+        if let memberId {
+            out += ",\""
+            out += memberIdKey
+            out += "\":"
+            JSONWriter.appendQuoted(memberId, to: &out)
+        }
+        out += "}"
+        return out
+    }
+}
+
+extension String {
+    /// This string as a JSON string literal (quoted and escaped).
+    public var jsonQuoted: String { JSONWriter.quoted(self) }
+}
