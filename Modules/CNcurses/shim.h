@@ -24,4 +24,8 @@ static inline attr_t bird_A_UNDERLINE(void) { return A_UNDERLINE; }
 static inline attr_t bird_A_NORMAL(void) { return A_NORMAL; }
 static inline attr_t bird_COLOR_PAIR(int n) { return COLOR_PAIR(n); }
 static inline int bird_KEY_F(int n) { return KEY_F(n); }
+// wcwidth is only declared under _XOPEN_SOURCE; declare it here (glibc always provides it) so the
+// backend can check that the terminal library agrees with the inspector's own width table.
+extern int wcwidth(wchar_t c);
+static inline int bird_wcwidth(wchar_t c) { return wcwidth(c); }
 #endif

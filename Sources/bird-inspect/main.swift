@@ -1,2 +1,33 @@
-import CNcurses
-print("bird-inspect: not yet built", bird_A_BOLD())
+// bird-inspect: the terminal realtime inspector. Parses the command line, then runs the TUI or
+// the headless JSONL mode. Until the client library is wired in, both run against DemoFeed.
+
+import BirdInspector
+import Foundation
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("bird-inspect: \(message)\n\n\(Arguments.usage)\n".utf8))
+    exit(2)
+}
+
+switch Arguments.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
+case .failure(let error):
+    fail(error.message)
+case .success(.help):
+    print(Arguments.usage)
+    exit(0)
+case .success(.version):
+    print(Arguments.version)
+    exit(0)
+case .success(.keyReference):
+    print(KeyBindings.markdown, terminator: "")
+    exit(0)
+case .success(.run(let options)):
+    if options.jsonl {
+        exit(runHeadless(options: options))
+    }
+    guard isatty(0) == 1, isatty(1) == 1 else {
+        FileHandle.standardError.write(Data("bird-inspect: no terminal (stdin or stdout is not a TTY); use --jsonl for headless output\n".utf8))
+        exit(2)
+    }
+    exit(runTerminalApp(options: options))
+}

@@ -1,0 +1,275 @@
+// bird-inspect's command line and BIRD_* environment (parsing is pure, so it is unit-tested here;
+// the executable only prints and exits).
+
+import Foundation
+
+/// Everything the command line can set.
+public struct InspectorOptions: Sendable, Equatable {
+    /// `--sandbox`: run an embedded sandbox with demo channels.
+    public var sandbox = false
+    /// `--app-key`.
+    public var appKey: String?
+    /// `--region` (cluster for the pusher dialect).
+    public var region = "us1"
+    /// `--host`.
+    public var host: String?
+    /// `--port`.
+    public var port: Int?
+    /// `--insecure`: plain ws:// (loopback only).
+    public var insecure = false
+    /// `--ca-file`.
+    public var caFile: String?
+    /// `--auth-endpoint`.
+    public var authEndpoint: String?
+    /// Header lines `Name: value`; values are secrets and never printed.
+    public var authHeaders: [String] = []
+    /// `--member-auth-endpoint`.
+    public var memberAuthEndpoint: String?
+    /// `--dialect`: bird or pusher.
+    public var dialect = "bird"
+    /// `--subscribe` (repeatable).
+    public var subscribe: [String] = []
+    /// `--signin`.
+    public var signin = false
+    /// `--sandbox-control`: a running bird-sandbox's control URL.
+    public var sandboxControl: String?
+    /// Demo publisher rate (events per second) for `--sandbox`.
+    public var demoRate: Double = 3
+    /// `--jsonl`: headless mode.
+    public var jsonl = false
+    /// `--duration` in seconds.
+    public var duration: Double?
+    /// `--log-size`: event log entries kept.
+    public var logSize = 10_000
+
+    /// Defaults.
+    public init() {}
+
+    /// The edge host in effect (explicit, the embedded sandbox, or the region's host).
+    public var effectiveHost: String {
+        if let host { return host }
+        if sandbox { return "127.0.0.1" }
+        return dialect == "pusher" ? "ws-\(region).pusher.com" : "ws-\(region).realtime.bird.com"
+    }
+
+    /// Whether TLS is used.
+    public var tls: Bool { !(insecure || (sandbox && host == nil)) }
+
+    /// The port in effect (0 = a free port chosen by the embedded sandbox).
+    public var effectivePort: Int { port ?? (sandbox && host == nil ? 0 : (tls ? 443 : 80)) }
+
+    /// The inspector settings these options give.
+    public func config(utcOffsetSeconds: Int = 0, edgeNote: String? = nil) -> InspectorConfig {
+        InspectorConfig(host: effectiveHost, port: effectivePort, tls: tls, dialect: dialect,
+                        sandboxAttached: sandbox || sandboxControl != nil,
+                        canSignIn: sandbox || memberAuthEndpoint != nil, logSize: logSize,
+                        utcOffsetSeconds: utcOffsetSeconds, edgeNote: edgeNote)
+    }
+}
+
+/// What the command line asks for.
+public enum ParsedArguments: Sendable, Equatable {
+    /// Run with these options.
+    case run(InspectorOptions)
+    /// `--help`.
+    case help
+    /// `--version`.
+    case version
+    /// `--keys-markdown`: print the key reference (docs/INSPECTOR.md embeds it).
+    case keyReference
+}
+
+/// A bad flag or value: one line for the user.
+public struct ArgumentError: Error, Sendable, Equatable {
+    /// The line.
+    public var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The command-line parser.
+public enum Arguments {
+    /// The version printed by `--version`.
+    public static let version = "bird-inspect 0.1.0"
+
+    /// Usage text for `--help` and after a bad flag.
+    public static let usage = """
+        usage: bird-inspect [--sandbox] [--app-key K] [--region R] [--host H] [--port P] [--insecure]
+                            [--ca-file F] [--auth-endpoint URL] [--auth-header 'Name: value']...
+                            [--member-auth-endpoint URL] [--dialect bird|pusher] [--subscribe CH]...
+                            [--signin] [--sandbox-control URL] [--demo-rate N] [--jsonl]
+                            [--duration S] [--log-size N]
+               bird-inspect --help | --version
+
+          --sandbox                 run an embedded sandbox on a free loopback port, with demo channels
+          --app-key K               application key (BIRD_APP_KEY); required unless --sandbox
+          --region R                region / cluster, default us1 (BIRD_REGION)
+          --host H, --port P        edge host and port (BIRD_HOST, BIRD_PORT)
+          --insecure                plain ws:// — loopback hosts only (BIRD_INSECURE=1)
+          --ca-file F               extra CA certificate file (BIRD_CA_FILE)
+          --auth-endpoint URL       channel auth endpoint (BIRD_AUTH_ENDPOINT)
+          --auth-header 'N: v'      header for auth requests, repeatable (BIRD_AUTH_HEADERS, one per line)
+          --member-auth-endpoint U  sign-in endpoint (BIRD_MEMBER_AUTH_ENDPOINT)
+          --dialect bird|pusher     wire dialect, default bird (BIRD_DIALECT)
+          --subscribe CH            subscribe at start, repeatable (BIRD_SUBSCRIBE, space-separated)
+          --signin                  sign in at start (BIRD_SIGNIN=1)
+          --sandbox-control URL     attach k (close with a code) to a running bird-sandbox (BIRD_SANDBOX_CONTROL)
+          --demo-rate N             demo events per second with --sandbox, default 3 (BIRD_DEMO_RATE)
+          --jsonl                   headless: JSON lines on stdout, commands on stdin (BIRD_JSONL=1)
+          --duration S              exit after S seconds (BIRD_DURATION)
+          --log-size N              event log entries kept, default 10000 (BIRD_LOG_SIZE)
+          --help, --version
+        """
+
+    /// Parses arguments (without the program name) over `environment`; flags win over BIRD_*.
+    public static func parse(_ args: [String], environment: [String: String] = [:]) -> Result<ParsedArguments, ArgumentError> {
+        var o = InspectorOptions()
+        do {
+            try applyEnvironment(environment, &o)
+            var envSubscribe = true
+            var envHeaders = true
+            var i = 0
+            while i < args.count {
+                var flag = args[i]
+                var inline: String?
+                if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
+                    inline = String(flag[flag.index(after: eq)...])
+                    flag = String(flag[..<eq])
+                }
+                func value() throws -> String {
+                    if let inline { return inline }
+                    i += 1
+                    guard i < args.count else { throw ArgumentError("\(flag) needs a value") }
+                    return args[i]
+                }
+                func noValue() throws {
+                    if inline != nil { throw ArgumentError("\(flag) takes no value") }
+                }
+                switch flag {
+                case "--help", "-h": return .success(.help)
+                case "--version": return .success(.version)
+                case "--keys-markdown": return .success(.keyReference)
+                case "--sandbox": try noValue(); o.sandbox = true
+                case "--app-key": o.appKey = try value()
+                case "--region": o.region = try value()
+                case "--host": o.host = try value()
+                case "--port": o.port = try port(try value(), flag)
+                case "--insecure": try noValue(); o.insecure = true
+                case "--ca-file": o.caFile = try value()
+                case "--auth-endpoint": o.authEndpoint = try url(try value(), flag)
+                case "--auth-header":
+                    if envHeaders { o.authHeaders = []; envHeaders = false }
+                    o.authHeaders.append(try header(try value()))
+                case "--member-auth-endpoint": o.memberAuthEndpoint = try url(try value(), flag)
+                case "--dialect": o.dialect = try dialect(try value())
+                case "--subscribe":
+                    if envSubscribe { o.subscribe = []; envSubscribe = false }
+                    o.subscribe.append(try channel(try value()))
+                case "--signin": try noValue(); o.signin = true
+                case "--sandbox-control": o.sandboxControl = try url(try value(), flag)
+                case "--demo-rate": o.demoRate = try number(try value(), flag, min: 0, max: 10_000)
+                case "--jsonl": try noValue(); o.jsonl = true
+                case "--duration": o.duration = try number(try value(), flag, min: 0.001, max: 1e9)
+                case "--log-size": o.logSize = try integer(try value(), flag, min: 1, max: 10_000_000)
+                default:
+                    throw ArgumentError(flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
+                }
+                i += 1
+            }
+            try check(o)
+        } catch let error as ArgumentError {
+            return .failure(error)
+        } catch {
+            return .failure(ArgumentError("\(error)"))
+        }
+        return .success(.run(o))
+    }
+
+    // MARK: - Values
+
+    static func applyEnvironment(_ env: [String: String], _ o: inout InspectorOptions) throws {
+        func flag(_ name: String) -> Bool { ["1", "true", "yes"].contains(env[name]?.lowercased() ?? "") }
+        o.sandbox = flag("BIRD_SANDBOX")
+        o.appKey = env["BIRD_APP_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let r = env["BIRD_REGION"], !r.isEmpty { o.region = r }
+        if let h = env["BIRD_HOST"], !h.isEmpty { o.host = h }
+        if let p = env["BIRD_PORT"], !p.isEmpty { o.port = try port(p, "BIRD_PORT") }
+        o.insecure = flag("BIRD_INSECURE")
+        o.caFile = env["BIRD_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        if let u = env["BIRD_AUTH_ENDPOINT"], !u.isEmpty { o.authEndpoint = try url(u, "BIRD_AUTH_ENDPOINT") }
+        if let hs = env["BIRD_AUTH_HEADERS"] {
+            o.authHeaders = try hs.split(separator: "\n").map { try header(String($0)) }
+        }
+        if let u = env["BIRD_MEMBER_AUTH_ENDPOINT"], !u.isEmpty { o.memberAuthEndpoint = try url(u, "BIRD_MEMBER_AUTH_ENDPOINT") }
+        if let d = env["BIRD_DIALECT"], !d.isEmpty { o.dialect = try dialect(d) }
+        if let s = env["BIRD_SUBSCRIBE"] { o.subscribe = try s.split(separator: " ").map { try channel(String($0)) } }
+        o.signin = flag("BIRD_SIGNIN")
+        if let u = env["BIRD_SANDBOX_CONTROL"], !u.isEmpty { o.sandboxControl = try url(u, "BIRD_SANDBOX_CONTROL") }
+        if let r = env["BIRD_DEMO_RATE"], !r.isEmpty { o.demoRate = try number(r, "BIRD_DEMO_RATE", min: 0, max: 10_000) }
+        o.jsonl = flag("BIRD_JSONL")
+        if let d = env["BIRD_DURATION"], !d.isEmpty { o.duration = try number(d, "BIRD_DURATION", min: 0.001, max: 1e9) }
+        if let n = env["BIRD_LOG_SIZE"], !n.isEmpty { o.logSize = try integer(n, "BIRD_LOG_SIZE", min: 1, max: 10_000_000) }
+    }
+
+    static func check(_ o: InspectorOptions) throws {
+        if !o.sandbox && (o.appKey ?? "").isEmpty { throw ArgumentError("--app-key is required (or BIRD_APP_KEY) unless --sandbox") }
+        if o.sandbox && o.sandboxControl != nil { throw ArgumentError("use either --sandbox or --sandbox-control, not both") }
+        if o.insecure && !isLoopback(o.effectiveHost) {
+            throw ArgumentError("--insecure (plain ws://) is refused for \(o.effectiveHost): only localhost, 127.0.0.1 and [::1]")
+        }
+        for endpoint in [o.authEndpoint, o.memberAuthEndpoint].compactMap({ $0 }) where endpoint.hasPrefix("http://") {
+            if !o.insecure && !o.sandbox { throw ArgumentError("plain http:// auth endpoint \(endpoint) needs --insecure") }
+            if !isLoopback(URLComponents(string: endpoint)?.host ?? "") {
+                throw ArgumentError("plain http:// auth endpoint refused for a non-loopback host: \(endpoint)")
+            }
+        }
+        if let control = o.sandboxControl, !isLoopback(URLComponents(string: control)?.host ?? "") {
+            throw ArgumentError("--sandbox-control must be a loopback URL (the control API is loopback only)")
+        }
+    }
+
+    /// Whether a host is loopback (`localhost`, `127.0.0.1`, `::1`).
+    public static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return h == "localhost" || h == "127.0.0.1" || h == "::1"
+    }
+
+    static func port(_ s: String, _ name: String) throws -> Int {
+        guard let p = Int(s), (1...65535).contains(p) else { throw ArgumentError("\(name) must be a port 1–65535, not “\(s)”") }
+        return p
+    }
+
+    static func integer(_ s: String, _ name: String, min: Int, max: Int) throws -> Int {
+        guard let n = Int(s), n >= min, n <= max else { throw ArgumentError("\(name) must be a whole number \(min)–\(max), not “\(s)”") }
+        return n
+    }
+
+    static func number(_ s: String, _ name: String, min: Double, max: Double) throws -> Double {
+        guard let n = Double(s), n.isFinite, n >= min, n <= max else { throw ArgumentError("\(name) must be a number ≥ \(min), not “\(s)”") }
+        return n
+    }
+
+    static func url(_ s: String, _ name: String) throws -> String {
+        guard let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = c.host, !host.isEmpty
+        else { throw ArgumentError("\(name) must be an http(s) URL, not “\(s)”") }
+        return s
+    }
+
+    static func dialect(_ s: String) throws -> String {
+        guard s == "bird" || s == "pusher" else { throw ArgumentError("--dialect must be bird or pusher, not “\(s)”") }
+        return s
+    }
+
+    static func channel(_ s: String) throws -> String {
+        if let problem = ChannelRules.nameProblem(s) { throw ArgumentError("--subscribe \(s): \(problem)") }
+        return s
+    }
+
+    static func header(_ s: String) throws -> String {
+        // Never echo the value: it is usually a token.
+        guard let colon = s.firstIndex(of: ":"), !s[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ArgumentError("--auth-header must look like 'Name: value'")
+        }
+        return s
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+// Effects `update` asks the driver to perform on the real client (or the sandbox).
+
+/// An effect returned by `update`; the driver maps each to the client library or the sandbox.
+public enum Command: Sendable, Equatable {
+    /// `bird.subscribe(name)`.
+    case subscribe(String)
+    /// `bird.unsubscribe(name)`.
+    case unsubscribe(String)
+    /// `channel.trigger(event, data)`; `data` is validated JSON text (nil: no data).
+    case trigger(channel: String, event: String, data: String?)
+    /// `bird.signin()`.
+    case signin
+    /// `bird.signout()`.
+    case signout
+    /// `bird.disconnect()`.
+    case disconnect
+    /// `bird.connect()`.
+    case connect
+    /// `bird.dropConnection()`.
+    case drop
+    /// Ask the attached sandbox to close connection `connectionId` with `code` and `reason`
+    /// (`POST /sandbox/connections/{id}/close`).
+    case closeConnection(connectionId: String, code: Int, reason: String)
+    /// Exit the inspector.
+    case quit
+}
+
+/// The text command language shared by `:` in the TUI and stdin in `--jsonl` mode.
+public enum CommandText {
+    /// The commands, for help text.
+    public static let usage = "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · connect · drop · quit"
+
+    /// Parses one command line; the error says what is wrong in one line.
+    public static func parse(_ line: String) -> Result<Command, CommandTextError> {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
+        guard let verb = parts.first?.lowercased() else { return .failure(.init("empty command")) }
+        func noArgs(_ c: Command) -> Result<Command, CommandTextError> {
+            parts.count == 1 ? .success(c) : .failure(.init("\(verb) takes no arguments"))
+        }
+        switch verb {
+        case "subscribe", "unsubscribe":
+            guard parts.count == 2 else { return .failure(.init("usage: \(verb) CHANNEL")) }
+            if verb == "subscribe", let problem = ChannelRules.nameProblem(parts[1]) { return .failure(.init(problem)) }
+            return .success(verb == "subscribe" ? .subscribe(parts[1]) : .unsubscribe(parts[1]))
+        case "trigger":
+            guard parts.count >= 3 else { return .failure(.init("usage: trigger CHANNEL EVENT [JSON]")) }
+            let data = parts.count == 4 ? parts[3] : nil
+            if let problem = ChannelRules.eventProblem(parts[2]) { return .failure(.init(problem)) }
+            if let data, !JSONText.isValid(data) { return .failure(.init("invalid JSON data")) }
+            return .success(.trigger(channel: parts[1], event: parts[2], data: data))
+        case "signin": return noArgs(.signin)
+        case "signout": return noArgs(.signout)
+        case "disconnect": return noArgs(.disconnect)
+        case "connect": return noArgs(.connect)
+        case "drop": return noArgs(.drop)
+        case "quit", "q", "exit": return noArgs(.quit)
+        default: return .failure(.init("unknown command \(verb) (try: \(usage))"))
+        }
+    }
+}
+
+/// Why a command line was refused.
+public struct CommandTextError: Error, Sendable, Equatable {
+    /// One line.
+    public var message: String
+    /// An error.
+    public init(_ message: String) { self.message = message }
+}
+
+/// Channel and event name rules (PROTOCOL.md A.7) used to refuse bad input before sending.
+public enum ChannelRules {
+    /// Channel kinds by name prefix.
+    public enum Kind: String, Sendable {
+        case `public`, `private`, presence, member
+
+        /// Short label for narrow columns.
+        public var short: String {
+            switch self {
+            case .public: return "pub"
+            case .private: return "priv"
+            case .presence: return "pres"
+            case .member: return "mem"
+            }
+        }
+    }
+
+    /// The kind of a channel name.
+    public static func kind(of name: String) -> Kind {
+        if name.hasPrefix("presence-") { return .presence }
+        if name.hasPrefix("private-") { return .private }
+        if name.hasPrefix("#server-to-") { return .member }
+        return .public
+    }
+
+    /// Why a channel name cannot be subscribed, or nil when it can.
+    public static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "channel name is empty" }
+        if name.count > 200 { return "channel name longer than 200 characters" }
+        if name.hasPrefix("#") { return "#server-to-… channels are the edge's own (sign in instead)" }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-=@,.;")
+        if let bad = name.first(where: { !allowed.contains($0) }) {
+            return "channel name may not contain “\(bad)” (allowed: A-Z a-z 0-9 _ - = @ , . ;)"
+        }
+        return nil
+    }
+
+    /// Why an event name cannot be triggered as a client event, or nil.
+    public static func eventProblem(_ event: String) -> String? {
+        if !event.hasPrefix("client-") { return "event name must start with client-" }
+        if event.count <= 7 { return "event name needs something after client-" }
+        if event.count > 200 { return "event name longer than 200 characters" }
+        return nil
+    }
+}

@@ -1,2 +1,0 @@
-// BirdInspector: work in progress; see docs/ARCHITECTURE.md.
-enum BirdInspectorModulePlaceholder {}

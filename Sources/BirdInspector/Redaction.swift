@@ -1,0 +1,75 @@
+// Secrets never reach the screen: auth values, signatures and tokens are replaced before display.
+
+/// Redaction of secrets in text shown by the inspector.
+public enum Redaction {
+    /// What a redacted value shows as.
+    public static let placeholder = "«redacted»"
+
+    /// Object keys whose values are always redacted.
+    public static let secretKeys: Set<String> = [
+        "auth", "auth_signature", "signature", "secret", "token", "access_token", "password", "authorization",
+    ]
+
+    /// Whether a JSON object key names a secret.
+    public static func isSecretKey(_ key: String) -> Bool { secretKeys.contains(key.lowercased()) }
+
+    /// Whether a string value looks like an auth signature (`<key>:<64 hex digits>`).
+    public static func looksSecret(_ value: String) -> Bool {
+        guard let colon = value.lastIndex(of: ":") else { return false }
+        let hex = value[value.index(after: colon)...]
+        return hex.count == 64 && hex.allSatisfy(\.isHexDigit)
+    }
+
+    /// Raw (possibly invalid JSON) text with signatures and `"auth": "…"`-style values replaced.
+    public static func scrub(_ text: String) -> String {
+        var chars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < chars.count {
+            // A quoted secret key followed by a quoted value: keep the key, redact the value.
+            if chars[i] == "\"", let (keyEnd, key) = quoted(chars, from: i), isSecretKey(key) {
+                var j = keyEnd
+                while j < chars.count, chars[j] == " " { j += 1 }
+                if j < chars.count, chars[j] == ":" {
+                    j += 1
+                    while j < chars.count, chars[j] == " " { j += 1 }
+                    if j < chars.count, chars[j] == "\"", let (valueEnd, _) = quoted(chars, from: j) {
+                        out.append(contentsOf: chars[i..<keyEnd])
+                        out.append(contentsOf: ":\"\(placeholder)\"".unicodeScalars)
+                        i = valueEnd
+                        continue
+                    }
+                }
+            }
+            // 64 hex digits after a colon: a signature.
+            if chars[i] == ":", i + 64 < chars.count, hexRun(chars, from: i + 1) == 64 {
+                out.append(":")
+                out.append(contentsOf: placeholder.unicodeScalars)
+                i += 65
+                continue
+            }
+            out.append(chars[i])
+            i += 1
+        }
+        chars.removeAll()
+        return String(out)
+    }
+
+    private static func quoted(_ chars: [Unicode.Scalar], from start: Int) -> (Int, String)? {
+        var j = start + 1
+        var s = String.UnicodeScalarView()
+        while j < chars.count {
+            if chars[j] == "\\" { j += 2; continue }
+            if chars[j] == "\"" { return (j + 1, String(s)) }
+            s.append(chars[j])
+            j += 1
+        }
+        return nil
+    }
+
+    private static func hexRun(_ chars: [Unicode.Scalar], from start: Int) -> Int {
+        var j = start
+        while j < chars.count, j - start <= 64, Character(chars[j]).isHexDigit { j += 1 }
+        return j - start
+    }
+}
