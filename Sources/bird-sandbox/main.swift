@@ -1,1 +1,75 @@
-print("bird-sandbox: not yet built")
+// bird-sandbox: runs the local edge. Flags: `bird-sandbox --help`; docs: docs/SANDBOX.md.
+import BirdSandbox
+import BirdWire
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes to stderr; a closed stderr must not stop the edge.
+func writeStderr(_ text: String) {
+    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+}
+
+// A peer or a reader that goes away must never kill the process.
+signal(SIGPIPE, SIG_IGN)
+
+let parsed: SandboxCommandLine.Parsed
+do {
+    parsed = try SandboxCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    writeStderr("bird-sandbox: \(error.message) (try --help)\n")
+    exit(2)
+}
+
+guard case .run(var configuration, let quiet) = parsed else {
+    print(SandboxCommandLine.usage)
+    exit(0)
+}
+
+if !quiet {
+    configuration.log = { line in
+        let stamp = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
+        writeStderr("[\(stamp)] \(line)\n")
+    }
+}
+
+let sandbox: Sandbox
+do {
+    sandbox = try Sandbox(configuration: configuration)
+    try sandbox.start()
+} catch {
+    writeStderr("bird-sandbox: \(error)\n")
+    exit(1)
+}
+
+let endpoints = sandbox.endpoints
+try? FileHandle.standardOutput.write(contentsOf: Data((endpoints.jsonLine + "\n").utf8))
+
+writeStderr(
+    """
+    bird-sandbox: \(configuration.dialect) dialect edge on \(endpoints.httpBase)
+      WebSocket   \(endpoints.webSocketURL)
+      auth        POST \(endpoints.authEndpoint)   sign-in  POST \(endpoints.memberAuthEndpoint)
+      control     \(endpoints.controlBase)/connections (loopback only)
+      app         id \(configuration.appId)  key \(configuration.appKey)  client events \(configuration.clientEvents ? "on" : "off")  connection count \(configuration.connectionCount ? "on" : "off")
+      demo auth signs anything for local callers: never expose this edge to a network.
+
+    """)
+
+var signalSources: [any DispatchSourceSignal] = []
+for sig in [SIGINT, SIGTERM] {
+    signal(sig, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+    source.setEventHandler {
+        writeStderr("bird-sandbox: stopping (closing every connection with 4200)\n")
+        sandbox.stop(code: CloseCode.edgeRestarting, reason: "edge restarting")
+        exit(0)
+    }
+    source.resume()
+    signalSources.append(source)
+}
+
+dispatchMain()

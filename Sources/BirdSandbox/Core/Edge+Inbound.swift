@@ -1,0 +1,62 @@
+import BirdWire
+
+extension Edge {
+    /// A text message arrived from connection `id`.
+    func receive(text: String, from id: String) {
+        guard let connection = connections[id], !connection.silenced else { return }
+        connection.lastInbound = clock()
+        connection.pingSentAt = nil
+        let message: WireMessage
+        do {
+            message = try WireMessage.decode(text)
+        } catch {
+            sendError(connection, code: nil, message: "invalid message: \(error)")
+            return
+        }
+        if let event = ProtocolEvent(wireName: message.event, dialect: dialect) {
+            handleProtocol(event, message, from: connection)
+        } else if message.event.hasPrefix(Limits.clientEventPrefix) {
+            handleClientEvent(message, from: connection)
+        } else if ProtocolEvent.isReserved(message.event, dialect: dialect) {
+            sendError(connection, code: nil, message: "unknown protocol event \(String(message.event.prefix(200)))")
+        } else {
+            sendError(connection, code: 4301, message: "events from clients must start with client-")
+        }
+    }
+
+    /// A binary message arrived from connection `id`: the protocol is text only.
+    func receiveBinary(from id: String) {
+        guard let connection = connections[id], !connection.silenced else { return }
+        connection.lastInbound = clock()
+        connection.pingSentAt = nil
+        sendError(connection, code: nil, message: "binary messages are not part of the protocol")
+    }
+
+    /// A WebSocket-level ping or pong arrived: the connection is alive.
+    func receiveControlFrame(from id: String) {
+        guard let connection = connections[id], !connection.silenced else { return }
+        connection.lastInbound = clock()
+        connection.pingSentAt = nil
+    }
+
+    private func handleProtocol(_ event: ProtocolEvent, _ message: WireMessage, from connection: EdgeConnection) {
+        switch event {
+        case .ping:
+            send(connection, .pong, data: .json("{}"))
+        case .pong:
+            break  // liveness already refreshed
+        case .subscribe:
+            subscribe(connection, data: message.data?.object ?? [:])
+        case .unsubscribe:
+            if let channel = message.data?.object?["channel"]?.stringValue {
+                unsubscribe(connection, channel: channel)
+            } else {
+                sendError(connection, code: nil, message: "unsubscribe needs a channel")
+            }
+        case .signin:
+            signin(connection, data: message.data?.object ?? [:])
+        default:
+            sendError(connection, code: nil, message: "clients may not send \(message.event)")
+        }
+    }
+}

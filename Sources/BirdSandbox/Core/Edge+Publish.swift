@@ -1,0 +1,43 @@
+import BirdWire
+
+extension Edge {
+    /// Delivers an app event to every subscriber of `channel` except `excluding`.
+    /// Member channels (`#server-to-member-<id>`) reach every connection signed in as that member.
+    /// Returns the number of connections reached.
+    @discardableResult
+    func publish(channel: String, event: String, data: WirePayload?, excluding: String? = nil) -> Int {
+        guard let state = channels[channel] else { return 0 }
+        let message = WireMessage(event: event, channel: channel, data: data)
+        let text = encode(message)
+        var reached = 0
+        for id in state.subscribers where id != excluding {
+            if let peer = connections[id], !peer.silenced {
+                send(peer, text: text)
+                reached += 1
+            }
+        }
+        return reached
+    }
+
+    /// Whether an HTTP API publish may target `name`: a valid channel name, or a member channel.
+    func isPublishableChannel(_ name: String) -> Bool {
+        if Limits.isValidChannelName(name) { return true }
+        let prefix = dialect.memberChannelPrefix
+        guard name.hasPrefix(prefix) else {
+            // Accept the other dialect's spelling too: server SDKs are Pusher's in both dialects.
+            let other = Dialect.allCases.first { name.hasPrefix($0.memberChannelPrefix) }
+            guard let other else { return false }
+            return Limits.isValidChannelName(String(name.dropFirst(other.memberChannelPrefix.count)))
+        }
+        return Limits.isValidChannelName(String(name.dropFirst(prefix.count)))
+    }
+
+    /// The channel an HTTP API publish really reaches: another dialect's member-channel
+    /// spelling is mapped to this dialect's.
+    func deliveryChannel(_ name: String) -> String {
+        for other in Dialect.allCases where other != dialect && name.hasPrefix(other.memberChannelPrefix) {
+            return dialect.memberChannelPrefix + name.dropFirst(other.memberChannelPrefix.count)
+        }
+        return name
+    }
+}

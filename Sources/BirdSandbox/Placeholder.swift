@@ -1,2 +1,0 @@
-// BirdSandbox: work in progress; see docs/ARCHITECTURE.md.
-enum BirdSandboxModulePlaceholder {}

@@ -1,0 +1,132 @@
+import BirdWire
+
+/// The `bird-sandbox` command line: flags to a ``SandboxConfiguration``.
+public enum SandboxCommandLine {
+    /// What the arguments ask for.
+    public enum Parsed: Sendable {
+        /// Run with this configuration; `quiet` turns off the stderr connection log.
+        case run(SandboxConfiguration, quiet: Bool)
+        /// Print ``usage`` and exit 0.
+        case help
+    }
+
+    /// A bad flag or value, as one line for stderr.
+    public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The message, without the program name.
+        public var message: String
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// The `--help` text.
+    public static let usage = """
+        bird-sandbox — a local Bird Realtime edge (WebSocket protocol 7, HTTP API, demo auth, control API)
+
+        usage: bird-sandbox [options]
+
+          --host ADDR             address to listen on (default 127.0.0.1; keep it on loopback)
+          --port N                port, 0 for a free one (default 6001)
+          --app-id ID             app id of the HTTP API paths (default sandbox)
+          --app-key KEY           app key clients connect with (default sandbox-key)
+          --app-secret SECRET     app secret (default sandbox-secret)
+          --dialect bird|pusher   wire dialect (default bird)
+          --client-events         allow client- events on private and presence channels
+          --connection-count      send connection counts to channel subscribers
+          --require-signin S      close connections not signed in within S seconds (4009)
+          --activity-timeout S    activity_timeout announced in the handshake (default 120)
+          --pong-timeout S        seconds a pinged connection has to answer (default 30)
+          --tls-cert FILE         PEM certificate: serve wss:// and https:// (needs --tls-key)
+          --tls-key FILE          PEM private key for --tls-cert
+          --quiet                 no connection log on stderr
+          -h, --help              this text
+
+        On start, one JSON line goes to stdout: ws, http, auth_endpoint, member_auth_endpoint,
+        control, app_id, app_key, dialect (and port). SIGINT/SIGTERM close every connection with
+        4200 "edge restarting" and exit 0. Docs: docs/SANDBOX.md.
+        """
+
+    /// Parses the arguments (without the program name).
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
+        var configuration = SandboxConfiguration()
+        var quiet = false
+        var index = 0
+        func fail(_ message: String) -> UsageError { UsageError(message: message) }
+        while index < arguments.count {
+            var flag = arguments[index]
+            var inline: String?
+            if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
+                inline = String(flag[flag.index(after: eq)...])
+                flag = String(flag[..<eq])
+            }
+            index += 1
+            func value() throws(UsageError) -> String {
+                if let inline { return inline }
+                guard index < arguments.count else { throw fail("\(flag) needs a value") }
+                defer { index += 1 }
+                return arguments[index]
+            }
+            func seconds() throws(UsageError) -> Double {
+                let text = try value()
+                guard let number = Double(text), number > 0, number.isFinite else {
+                    throw fail("\(flag) needs a number of seconds > 0, not '\(text)'")
+                }
+                return number
+            }
+            func noValue() throws(UsageError) {
+                if inline != nil { throw fail("\(flag) takes no value") }
+            }
+            switch flag {
+            case "-h", "--help": return .help
+            case "--host":
+                let host = try value()
+                guard !host.isEmpty else { throw fail("--host needs an address") }
+                configuration.host = host
+            case "--port":
+                let text = try value()
+                guard let port = Int(text), (0...65535).contains(port) else {
+                    throw fail("--port needs 0…65535, not '\(text)'")
+                }
+                configuration.port = port
+            case "--app-id": configuration.appId = try nonEmpty(flag, value())
+            case "--app-key": configuration.appKey = try nonEmpty(flag, value())
+            case "--app-secret": configuration.appSecret = try nonEmpty(flag, value())
+            case "--dialect":
+                let text = try value()
+                guard let dialect = Dialect(rawValue: text) else {
+                    throw fail("--dialect must be bird or pusher, not '\(text)'")
+                }
+                configuration.dialect = dialect
+            case "--client-events":
+                try noValue()
+                configuration.clientEvents = true
+            case "--connection-count":
+                try noValue()
+                configuration.connectionCount = true
+            case "--quiet":
+                try noValue()
+                quiet = true
+            case "--require-signin": configuration.requireSigninSeconds = try seconds()
+            case "--activity-timeout":
+                let s = try seconds()
+                guard s == s.rounded(), s <= 86_400 else {
+                    throw fail("--activity-timeout needs whole seconds (1…86400)")
+                }
+                configuration.activityTimeout = Int(s)
+            case "--pong-timeout": configuration.pongTimeout = try seconds()
+            case "--tls-cert": configuration.tlsCertificateFile = try nonEmpty(flag, value())
+            case "--tls-key": configuration.tlsPrivateKeyFile = try nonEmpty(flag, value())
+            default:
+                throw fail("unknown option '\(flag)'")
+            }
+        }
+        if (configuration.tlsCertificateFile == nil) != (configuration.tlsPrivateKeyFile == nil) {
+            throw fail("--tls-cert and --tls-key go together")
+        }
+        return .run(configuration, quiet: quiet)
+    }
+
+    private static func nonEmpty(_ flag: String, _ text: String) throws(UsageError) -> String {
+        guard !text.isEmpty else { throw UsageError(message: "\(flag) must not be empty") }
+        return text
+    }
+}

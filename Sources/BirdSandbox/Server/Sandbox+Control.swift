@@ -1,0 +1,97 @@
+import BirdWire
+
+/// The control calls of PROTOCOL.md D as Swift, for tests and tools that embed the sandbox.
+/// Thread-safe; each returns after the edge acted.
+extension Sandbox {
+    /// Every open connection, in order of arrival.
+    public func connections() -> [SandboxConnectionInfo] {
+        onQueue { edge.connectionInfos() }
+    }
+
+    /// Closes connection `id` with a close frame; false when there is no such connection.
+    @discardableResult
+    public func closeConnection(
+        id: String, code: Int = CloseCode.edgeRestarting, reason: String = "closed by the sandbox"
+    ) -> Bool {
+        onQueue { edge.closeConnection(id: id, code: code, reason: reason) }
+    }
+
+    /// Closes every connection with `code`; returns how many were closed.
+    @discardableResult
+    public func closeAll(code: Int = CloseCode.edgeRestarting, reason: String = "closed by the sandbox") -> Int {
+        onQueue { edge.closeAll(code: code, reason: reason) }
+    }
+
+    /// Closes connection `id`'s TCP connection without a close frame (the client sees 1006).
+    @discardableResult
+    public func drop(id: String) -> Bool {
+        onQueue { edge.dropConnection(id: id) }
+    }
+
+    /// Stops reading and answering connection `id` (the client's pong timeout must notice).
+    @discardableResult
+    public func silence(id: String) -> Bool {
+        onQueue { edge.silence(id: id) }
+    }
+
+    /// Closes new connections with `code` right after the upgrade, before the handshake, for
+    /// `seconds` (nil: until ``acceptConnections()``).
+    public func refuse(code: Int, reason: String, seconds: Double?) {
+        onQueue { edge.refuse(code: code, reason: reason, seconds: seconds) }
+    }
+
+    /// Ends a refusal.
+    public func acceptConnections() {
+        onQueue { edge.clearRefusal() }
+    }
+
+    /// The next `count` handshakes carry no connection id.
+    public func omitHandshakeId(count: Int) {
+        onQueue { edge.omitHandshakeIds = max(0, count) }
+    }
+
+    /// Closes all with `code`, stops listening for `downSeconds`, then listens again on the same port.
+    public func restart(code: Int = CloseCode.edgeRestarting, reason: String = "edge restarting", downSeconds: Double) {
+        onQueue { performRestart(code: code, reason: reason, downSeconds: downSeconds) }
+    }
+
+    /// Makes the demo auth endpoints fail with `status` (only for channels starting with
+    /// `prefix` when given; the sign-in endpoint fails only when no prefix is given).
+    public func setAuthFailure(status: Int, prefix: String? = nil) {
+        onQueue { edge.authFailure = (status, prefix) }
+    }
+
+    /// The demo auth endpoints work again.
+    public func clearAuthFailure() {
+        onQueue { edge.authFailure = nil }
+    }
+
+    /// Sends a raw text frame (`text` need not be protocol JSON) to connection `id`.
+    @discardableResult
+    public func send(id: String, text: String) -> Bool {
+        onQueue { edge.sendRaw(id: id, binary: false, payload: Array(text.utf8)) }
+    }
+
+    /// Sends one raw frame: binary, or text whose bytes need not be valid UTF-8.
+    @discardableResult
+    public func send(id: String, binary: Bool, payload: [UInt8]) -> Bool {
+        onQueue { edge.sendRaw(id: id, binary: binary, payload: payload) }
+    }
+
+    /// Publishes an event without signing; returns the number of connections reached.
+    @discardableResult
+    public func publish(channel: String, event: String, data: JSONValue?) -> Int {
+        onQueue { edge.publishUnsigned(channel: channel, event: event, data: data) }
+    }
+
+    /// Publishes `count` events at `rate` per second (0: as fast as possible), asynchronously.
+    public func burst(channel: String, event: String, data: JSONValue?, count: Int, rate: Double) {
+        onQueue { startBurst(channel: channel, event: event, data: data, count: count, rate: rate) }
+    }
+
+    /// Closes every connection signed in as `memberId` with 4009 "terminated by the app".
+    @discardableResult
+    public func terminate(memberId: String) -> Int {
+        onQueue { edge.terminate(memberId: memberId) }
+    }
+}
