@@ -7,9 +7,16 @@ import Foundation
 func runHeadless(options: InspectorOptions) -> Int32 {
     installStopHandlers()
     let start = Date()
-    let channels = options.subscribe.isEmpty ? ["demo-public", "private-demo", "presence-demo"] : options.subscribe
-    let feed = DemoFeed(now: start, rate: options.demoRate, channels: channels, signin: options.signin)
-    var model = Model(config: options.config(), now: start)
+    let inbox = MessageInbox()
+    let session: LiveSession
+    do {
+        session = try LiveSession(options: options, inbox: inbox)
+    } catch {
+        FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
+        return 1
+    }
+    defer { session.shutdown() }
+    var model = Model(config: session.config, now: start)
     var pending = Data()
     var stdinOpen = true
     let flags = fcntl(0, F_GETFL)
@@ -50,11 +57,11 @@ func runHeadless(options: InspectorOptions) -> Int32 {
                 if case .trigger(let ch, _, _) = command, let problem = Inspector.triggerProblem(model, channel: ch) {
                     emit(.commandError(command: line, message: problem), Date())
                 } else {
-                    feed.perform(command, now: Date())
+                    session.perform(command)
                 }
             }
         }
-        for message in feed.poll(now: Date()) {
+        for message in inbox.drain(limit: 5000) {
             if case .client(let event, let at) = message {
                 _ = Inspector.update(&model, message)
                 emit(event, at)

@@ -1,5 +1,5 @@
 // The interactive main loop: key-or-tick via wtimeout + wget_wch, messages into `update`,
-// commands out to the feed, redraws coalesced to at most 30 per second.
+// commands out to the live session, redraws coalesced to at most 30 per second.
 
 import BirdInspector
 import Foundation
@@ -12,15 +12,20 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
     defer { terminal.end() }
 
     let offset = TimeZone.current.secondsFromGMT(for: start)
-    var model = Model(config: options.config(utcOffsetSeconds: offset, edgeNote: "DemoFeed — simulated"),
-                      now: start, size: terminal.size)
-    let demoChannels = options.subscribe.isEmpty
-        ? ["demo-public", "private-demo", "presence-demo"] : options.subscribe
-    let feed = DemoFeed(now: start, rate: options.demoRate, channels: demoChannels, signin: options.signin)
-    for ch in demoChannels where model.channelIndex(ch) == nil {
+    let inbox = MessageInbox()  // the client's callbacks post here, from its delivery queue
+    let session: LiveSession
+    do {
+        session = try LiveSession(options: options, inbox: inbox, utcOffsetSeconds: offset)
+    } catch {
+        terminal.end()
+        FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
+        return 1
+    }
+    defer { session.shutdown() }
+    var model = Model(config: session.config, now: start, size: terminal.size)
+    for ch in session.initialChannels where model.channelIndex(ch) == nil {
         model.channels.append(ChannelInfo(name: ch, status: .subscribing))
     }
-    let inbox = MessageInbox()  // the real client's callbacks will post here
 
     let frameInterval = 1.0 / 30
     let tickInterval = 0.1
@@ -37,7 +42,6 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         case .none: break
         }
         let after = Date()
-        messages += feed.poll(now: after)
         messages += inbox.drain(limit: 5000)
         if after.timeIntervalSince(lastTick) >= tickInterval {
             messages.append(.tick(now: after))
@@ -46,7 +50,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         for message in messages {
             for command in Inspector.update(&model, message) {
                 if command == .quit { return 0 }
-                feed.perform(command, now: after)
+                session.perform(command)
             }
         }
         if !messages.isEmpty { dirty = true }

@@ -8,6 +8,19 @@ extension Edge {
             sendError(connection, code: nil, message: "subscribe needs a channel")
             return
         }
+        if let other = Dialect.allCases.first(where: { name.hasPrefix($0.memberChannelPrefix) }) {
+            // A member's reserved channel: joined at sign-in; clients (pusher-js, ours) also
+            // subscribe it explicitly. Only the member it belongs to may.
+            let memberId = String(name.dropFirst(other.memberChannelPrefix.count))
+            guard let member = connection.member, member.id == memberId else {
+                sendSubscriptionError(
+                    connection, channel: String(name.prefix(Limits.maxChannelNameLength)), type: "AuthError",
+                    error: "a member channel belongs to the connection signed in as that member", status: 403)
+                return
+            }
+            join(connection, channel: dialect.memberChannel(memberId: memberId), kind: .member, presence: nil)
+            return
+        }
         guard Limits.isValidChannelName(name) else {
             let shown = String(name.prefix(Limits.maxChannelNameLength))
             sendSubscriptionError(

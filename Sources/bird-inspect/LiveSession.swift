@@ -1,0 +1,272 @@
+// The inspector's driver: owns the real BirdRealtime client (and, with --sandbox, an embedded
+// bird-sandbox plus a little demo traffic), turns every client callback into a `Message` for the
+// pure core, and performs the `Command`s that `update` returns.
+
+import BirdInspector
+import BirdRealtime
+import BirdSandbox
+import Foundation
+import WebSocket
+
+/// A running inspector session against a real edge (or the embedded sandbox).
+final class LiveSession: @unchecked Sendable {
+    let client: BirdRealtime
+    /// The embedded sandbox with `--sandbox`.
+    let sandbox: Sandbox?
+    /// What the connection pane shows about the edge.
+    let config: InspectorConfig
+    private let inbox: MessageInbox
+    private let controlBase: String?
+    private let demo: SandboxDemo?
+    private let queue = DispatchQueue(label: "bird-inspect.delivery")
+
+    /// Connects (the client starts by itself) and subscribes `options.subscribe`, or the demo set
+    /// with `--sandbox`. Throws a one-line message when the sandbox cannot start or the options
+    /// cannot be used.
+    init(options: InspectorOptions, inbox: MessageInbox, utcOffsetSeconds: Int = 0) throws {
+        self.inbox = inbox
+        let dialect: Dialect = options.dialect == "pusher" ? .pusher : .bird
+        var clientOptions: BirdRealtime.Options
+        var note: String?
+        var host = options.effectiveHost
+        var port = options.effectivePort
+        var tls = options.tls
+        if options.sandbox && options.host == nil {
+            let sandbox: Sandbox
+            do {
+                sandbox = try Sandbox(configuration: SandboxConfiguration(
+                    host: "127.0.0.1", port: 0, dialect: dialect, clientEvents: true, connectionCount: true))
+                try sandbox.start()
+            } catch {
+                throw SessionError("cannot start the embedded sandbox: \(error)")
+            }
+            self.sandbox = sandbox
+            let endpoints = sandbox.endpoints
+            host = endpoints.host
+            port = endpoints.port
+            tls = false
+            controlBase = endpoints.controlBase
+            note = "embedded bird-sandbox (app \(endpoints.appKey))"
+            clientOptions = BirdRealtime.Options(
+                appKey: endpoints.appKey,
+                authEndpoint: URL(string: endpoints.authEndpoint + "?member=inspector"),
+                memberAuthEndpoint: URL(string: endpoints.memberAuthEndpoint + "?member=inspector"),
+                host: endpoints.host, port: endpoints.port, allowInsecure: true, dialect: dialect,
+                deliveryQueue: queue)
+        } else {
+            sandbox = nil
+            controlBase = options.sandboxControl.map { $0.hasSuffix("/sandbox") ? $0 : $0 + "/sandbox" }
+            var headers: [String: String] = [:]
+            for line in options.authHeaders {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[String(line[..<colon]).trimmingCharacters(in: .whitespaces)] =
+                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            }
+            clientOptions = BirdRealtime.Options(
+                appKey: options.appKey ?? "", region: options.region,
+                authEndpoint: options.authEndpoint.flatMap(URL.init(string:)), authHeaders: headers,
+                memberAuthEndpoint: options.memberAuthEndpoint.flatMap(URL.init(string:)),
+                host: options.host, port: options.port, allowInsecure: options.insecure,
+                caFile: options.caFile, dialect: dialect, deliveryQueue: queue)
+        }
+        var config = options.config(utcOffsetSeconds: utcOffsetSeconds, edgeNote: note)
+        config.host = host
+        config.port = port
+        config.tls = tls
+        self.config = config
+        client = BirdRealtime(options: clientOptions)
+        demo = sandbox.map { SandboxDemo(sandbox: $0, rate: options.demoRate, dialect: dialect) }
+        observe()
+        let channels = options.subscribe.isEmpty && options.sandbox
+            ? SandboxDemo.channels : options.subscribe
+        for name in channels { client.subscribe(name) }
+        if options.signin { perform(.signin) }
+        demo?.start()
+    }
+
+    /// The channels subscribed at start, for the model's initial channel list.
+    var initialChannels: [String] { client.channels.map(\.name) }
+
+    /// Stops the demo, disconnects and stops the embedded sandbox.
+    func shutdown() {
+        demo?.stop()
+        client.disconnect()
+        sandbox?.stop(code: 4200, reason: "edge restarting", grace: 0.2)
+    }
+
+    // MARK: - Commands
+
+    /// Performs one command from `update`.
+    func perform(_ command: Command) {
+        switch command {
+        case .subscribe(let name):
+            client.subscribe(name)
+        case .unsubscribe(let name):
+            client.unsubscribe(name)
+        case .trigger(let name, let event, let data):
+            trigger(name, event, data)
+        case .signin:
+            let client = self.client
+            Task { [inbox] in
+                do {
+                    let member = try await client.signin()
+                    inbox.post(.client(.signinSucceeded(memberId: member.memberId, info: member.info?.description), at: Date()))
+                } catch {
+                    inbox.post(.client(.signinFailed(message: Self.describe(error)), at: Date()))
+                }
+            }
+        case .signout:
+            client.signout()
+        case .disconnect:
+            client.disconnect()
+        case .connect:
+            client.connect()
+        case .drop:
+            client.dropConnection()
+        case .closeConnection(let id, let code, let reason):
+            closeConnection(id: id, code: code, reason: reason)
+        case .quit:
+            break
+        }
+    }
+
+    private func trigger(_ name: String, _ event: String, _ data: String?) {
+        let command = "trigger \(name) \(event)"
+        guard let channel = client.channel(named: name) else {
+            post(.commandError(command: command, message: "\(name) is not subscribed"))
+            return
+        }
+        let value = data.map(JSONValue.fromPayload) ?? .object([:])
+        do {
+            if try channel.trigger(event, data: value) {
+                post(.sent(channel: name, event: event, data: value.description))
+            } else {
+                post(.commandError(command: command, message: "\(name) is not subscribed right now (reconnecting?)"))
+            }
+        } catch {
+            post(.commandError(command: command, message: Self.describe(error)))
+        }
+    }
+
+    private func closeConnection(id: String, code: Int, reason: String) {
+        if let sandbox {
+            if !sandbox.closeConnection(id: id, code: code, reason: reason) {
+                post(.commandError(command: "close \(code)", message: "the sandbox has no connection \(id)"))
+            }
+            return
+        }
+        guard let base = controlBase, let url = URL(string: "\(base)/connections/\(id)/close") else {
+            post(.commandError(command: "close \(code)", message: "no sandbox attached (use --sandbox or --sandbox-control URL)"))
+            return
+        }
+        let body = Array(JSONValue.object(["code": .number(Double(code)), "reason": .string(reason)]).description.utf8)
+        Task { [inbox] in
+            do {
+                let response = try await HTTPClient.send(
+                    method: "POST", url: url, headers: ["Content-Type": "application/json"], body: body,
+                    timeout: .seconds(5))
+                if !(200..<300).contains(response.status) {
+                    let text = String(decoding: response.body.prefix(200), as: UTF8.self)
+                    inbox.post(.client(.commandError(command: "close \(code)", message: "sandbox answered \(response.status): \(text)"), at: Date()))
+                }
+            } catch {
+                inbox.post(.client(.commandError(command: "close \(code)", message: "sandbox control failed: \(error)"), at: Date()))
+            }
+        }
+    }
+
+    // MARK: - Callbacks → messages
+
+    private func post(_ event: ClientEvent) {
+        inbox.post(.client(event, at: Date()))
+    }
+
+    private func observe() {
+        client.onStateChange { [weak self] change in
+            self?.post(.stateChanged(BirdInspector.StateChange(
+                previous: Self.state(change.previous), current: Self.state(change.current),
+                cause: Self.cause(change.cause), connectionId: change.connectionId)))
+        }
+        client.onRetryScheduled { [weak self] schedule in
+            self?.post(.retryScheduled(BirdInspector.RetrySchedule(
+                delay: schedule.delay, attempt: schedule.attempt, cause: Self.cause(schedule.cause))))
+        }
+        client.onError { [weak self] error in
+            self?.post(.error(ErrorReport(code: error.code, message: error.message, reason: error.reason)))
+        }
+        client.onSigninError { [weak self] error in
+            self?.post(.signinFailed(message: error.message))
+        }
+        client.onChannelEvent { [weak self] event in
+            self?.channelEvent(event)
+        }
+    }
+
+    private func channelEvent(_ event: BirdRealtime.ChannelEvent) {
+        let data = event.data
+        switch event.name {
+        case BirdProtocol.Event.subscriptionSucceeded:
+            post(.subscribed(channel: event.channel))
+            if let presence = client.channel(named: event.channel) as? PresenceChannel {
+                let members = presence.members
+                    .map { PresenceMember(id: $0.key, info: $0.value.isNull ? nil : $0.value.description) }
+                    .sorted { $0.id < $1.id }
+                post(.membersSnapshot(channel: event.channel, members: members, myId: presence.myId))
+            }
+        case BirdProtocol.Event.subscriptionError:
+            post(.subscriptionError(channel: event.channel, SubscriptionFailure(
+                type: data?["type"]?.stringValue ?? "Error",
+                status: data?["status"]?.intValue,
+                endpoint: data?["endpoint"]?.stringValue,
+                message: data?["error"]?.stringValue ?? data?.description ?? "subscription failed")))
+        case BirdProtocol.Event.memberAdded:
+            guard let id = data?["member_id"]?.stringValue else { return }
+            let info = data?["member_info"].map(\.description)
+            post(.memberAdded(channel: event.channel, PresenceMember(id: id, info: info)))
+        case BirdProtocol.Event.memberRemoved:
+            guard let id = data?["member_id"]?.stringValue else { return }
+            post(.memberRemoved(channel: event.channel, memberId: id))
+        case BirdProtocol.Event.connectionCount:
+            guard let count = data?["connection_count"]?.intValue else { return }
+            post(.connectionCount(channel: event.channel, count: count))
+        default:
+            post(.event(BirdInspector.ChannelEvent(
+                channel: event.channel, event: event.name, data: data?.description, memberId: event.memberId)))
+        }
+    }
+
+    // MARK: - Mapping
+
+    static func state(_ state: BirdRealtime.ConnectionState) -> BirdInspector.ConnectionState {
+        BirdInspector.ConnectionState(rawValue: state.rawValue) ?? .failed
+    }
+
+    static func cause(_ cause: StateChangeCause) -> TransitionCause {
+        switch cause {
+        case .start: return .started
+        case .connectCalled: return .connectCalled
+        case .handshake: return .handshake
+        case .retry: return .retryDue
+        case .serverClose(let code, let reason): return .closed(code: code, reason: reason, by: .server)
+        case .pongTimeout: return .pongTimeout
+        case .networkError(let message): return .networkError(message)
+        case .protocolViolation(let code, let reason): return .closed(code: code, reason: reason, by: .client)
+        case .handshakeWithoutId: return .handshakeWithoutId
+        case .disconnectCalled: return .disconnectCalled
+        case .dropped: return .dropped
+        case .signout: return .signout
+        case .configuration(let message): return .other("configuration error: \(message)")
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? any BirdRealtimeError { return error.message }
+        return "\(error)"
+    }
+}
+
+/// A one-line reason a session could not start.
+struct SessionError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
