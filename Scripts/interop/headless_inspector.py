@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""bird-inspect --jsonl against its embedded sandbox: a scripted stdin session whose JSON lines
+are checked (PROTOCOL.md part E), plus the exit codes and the absence of secrets."""
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+
+BIN = sys.argv[1]
+passed = 0
+failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   - {name}")
+    else:
+        failed += 1
+        print(f"FAIL - {name} {detail}")
+
+
+class Session:
+    def __init__(self, *args, env=None):
+        self.proc = subprocess.Popen([BIN, "--jsonl", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=env)
+        self.lines = []
+        self.raw = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.lock:
+                self.raw.append(line)
+                try:
+                    self.lines.append(json.loads(line))
+                except ValueError:
+                    self.lines.append({"type": "<not json>", "text": line})
+
+    def send(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, predicate, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with self.lock:
+                for line in self.lines:
+                    if predicate(line):
+                        return line
+            time.sleep(0.05)
+        return None
+
+    def count(self, predicate):
+        with self.lock:
+            return sum(1 for line in self.lines if predicate(line))
+
+
+s = Session("--sandbox", "--demo-rate", "20")
+connected = s.wait_for(lambda l: l.get("type") == "state" and l.get("current") == "connected")
+check("connects to the embedded sandbox", connected is not None)
+check("connected line carries the connection id",
+      connected is not None and re.fullmatch(r"\d+\.\d+", connected.get("connection_id", "")) is not None)
+for ch in ["demo-orders", "private-demo", "presence-demo"]:
+    check(f"subscribed {ch}", s.wait_for(lambda l, ch=ch: l.get("type") == "subscribed" and l.get("channel") == ch) is not None)
+members = s.wait_for(lambda l: l.get("type") == "members" and l.get("channel") == "presence-demo")
+check("presence roster arrives with our own id", members is not None and "inspector" in json.dumps(members.get("members")))
+event = s.wait_for(lambda l: l.get("type") == "event" and l.get("channel") == "demo-orders")
+check("app events arrive with decoded data", event is not None and isinstance(event.get("data"), dict))
+check("every line has a millisecond UTC timestamp",
+      all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", l.get("ts", "")) for l in list(s.lines)))
+
+s.send('trigger presence-demo client-wave {"hi":1}')
+check("trigger sends a client event", s.wait_for(lambda l: l.get("type") == "sent" and l.get("event") == "client-wave") is not None)
+s.send("trigger demo-orders client-wave {}")
+check("trigger on a public channel is refused with a reason",
+      s.wait_for(lambda l: l.get("type") == "command_error" and "demo-orders" in l.get("command", "")) is not None)
+s.send("frobnicate")
+check("unknown command → command_error", s.wait_for(lambda l: l.get("type") == "command_error" and "frobnicate" in l.get("command", "")) is not None)
+s.send("subscribe presence-extra")
+check("subscribe command", s.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "presence-extra") is not None)
+s.send("signin")
+check("signin", s.wait_for(lambda l: l.get("type") == "signin" and l.get("member_id") == "inspector") is not None)
+
+before = s.count(lambda l: l.get("type") == "state" and l.get("current") == "connected")
+s.send("drop")
+check("drop → unavailable", s.wait_for(lambda l: l.get("type") == "state" and l.get("current") == "unavailable") is not None)
+check("drop → a retry line with its delay", s.wait_for(lambda l: l.get("type") == "retry" and "in_ms" in l) is not None)
+deadline = time.time() + 40
+while time.time() < deadline and s.count(lambda l: l.get("type") == "state" and l.get("current") == "connected") <= before:
+    time.sleep(0.1)
+check("connected again after the drop", s.count(lambda l: l.get("type") == "state" and l.get("current") == "connected") > before)
+s.send("disconnect")
+check("disconnect", s.wait_for(lambda l: l.get("type") == "state" and l.get("current") == "disconnected") is not None)
+s.send("quit")
+try:
+    code = s.proc.wait(timeout=15)
+except subprocess.TimeoutExpired:
+    s.proc.kill()
+    code = None
+check("quit exits 0", code == 0, f"(exit {code})")
+text = "".join(s.raw) + s.proc.stderr.read()
+check("no line is anything but JSON", all(l.get("type") != "<not json>" for l in s.lines))
+check("no secret or signature in the output",
+      "sandbox-secret" not in text and not re.search(r"sandbox-key:[0-9a-f]{64}", text))
+
+# Exit rules: end of stdin, --duration, bad flags.
+p = subprocess.run([BIN, "--jsonl", "--sandbox", "--duration", "1"], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+check("end of stdin / --duration exits 0", p.returncode == 0, f"(exit {p.returncode})")
+p = subprocess.run([BIN, "--no-such-flag"], capture_output=True, text=True, timeout=10)
+check("a bad flag exits 2 with one clear line", p.returncode == 2 and "--no-such-flag" in p.stderr, f"(exit {p.returncode})")
+p = subprocess.run([BIN, "--sandbox"], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=10)
+check("no TTY without --jsonl exits 2", p.returncode == 2 and "TTY" in p.stderr.upper(), f"(exit {p.returncode})")
+p = subprocess.run([BIN, "--jsonl", "--app-key", "k", "--host", "example.com", "--insecure"], capture_output=True, text=True, timeout=10)
+check("--insecure refused for a non-loopback host", p.returncode == 2 and "insecure" in p.stderr, f"(exit {p.returncode})")
+
+print(f"headless: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
