@@ -26,7 +26,7 @@ public struct InspectorConfig: Sendable, Equatable {
     public var logBytes: Int
     /// Offset of local time from UTC, for timestamps on screen.
     public var utcOffsetSeconds: Int
-    /// A note shown in the Connection pane's edge line (e.g. "DemoFeed — simulated").
+    /// A note shown in the Connection pane's edge line (e.g. "embedded bird-sandbox").
     public var edgeNote: String?
 
     /// Settings with defaults.

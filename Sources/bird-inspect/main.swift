@@ -1,5 +1,5 @@
 // bird-inspect: the terminal realtime inspector. Parses the command line, then runs the TUI or
-// the headless JSONL mode. Until the client library is wired in, both run against DemoFeed.
+// the headless JSONL mode; both drive the real client through LiveSession.
 
 import BirdInspector
 import Foundation
