@@ -1,0 +1,233 @@
+import Foundation
+
+/// An open WebSocket connection over a `SocketChannel`, for either role: parses and assembles
+/// frames, answers pings, runs the close handshake and reports events through an `EventSink`.
+///
+/// Sending is thread-safe: frames are encoded on the caller's thread, appended to a bounded
+/// pending buffer under a lock, and moved to the socket by one loop task per burst (so a burst of
+/// small sends becomes one write). Everything else runs on the loop thread.
+final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
+    enum State { case open, closingLocal, closed }
+
+    let loop: EventLoop
+    let channel: SocketChannel
+    let isClient: Bool
+    let closeTimeout: Duration
+    let maxOutboundBytes: Int
+    /// Called on the loop thread once the session is closed (server bookkeeping).
+    var onTerminated: (() -> Void)?
+
+    // Loop-thread state.
+    private var parser: FrameParser
+    private var assembler: MessageAssembler
+    private let sink: EventSink
+    private var state: State = .open
+    private var closeTimer: EventLoop.Timer?
+    private var paused = false
+    private var started = false
+
+    // Shared send state (lock).
+    private let lock = NSLock()
+    private var pending: [UInt8] = []
+    private var queuedBytes = 0
+    private var flushScheduled = false
+    private var sendsOpen = true
+    private var closeRequested = false
+
+    init(loop: EventLoop, channel: SocketChannel, isClient: Bool, maxMessageSize: Int, maxOutboundBytes: Int,
+         closeTimeout: Duration, sink: EventSink) {
+        self.loop = loop
+        self.channel = channel
+        self.isClient = isClient
+        self.closeTimeout = closeTimeout
+        self.maxOutboundBytes = maxOutboundBytes
+        self.sink = sink
+        parser = FrameParser(role: isClient ? .client : .server, maxFrameSize: maxMessageSize)
+        assembler = MessageAssembler(maxMessageSize: maxMessageSize)
+    }
+
+    // MARK: Loop-thread entry points
+
+    /// Takes over the channel and processes bytes that arrived with the handshake.
+    func start(leftover: [UInt8]) {
+        started = true
+        channel.delegate = self
+        if !leftover.isEmpty { leftover.withUnsafeBytes { process($0) } }
+        sink.flush()
+        if state == .open || state == .closingLocal { drainPending() }
+    }
+
+    func channelActive(_ channel: SocketChannel) {}
+
+    func channelRead(_ channel: SocketChannel, _ bytes: UnsafeRawBufferPointer) {
+        process(bytes)
+        sink.flush()
+    }
+
+    func channelWrote(_ channel: SocketChannel, count: Int) {
+        lock.lock()
+        queuedBytes -= count
+        lock.unlock()
+    }
+
+    func channelClosed(_ channel: SocketChannel, error: WebSocketError?) {
+        guard state != .closed else { return }
+        let local = state == .closingLocal
+        finish(WebSocketCloseInfo(code: 1006, reason: "", initiatedLocally: local, error: error))
+    }
+
+    /// Stops reading and answering pings (a silent peer).
+    func pauseReading() {
+        paused = true
+        channel.setReading(false)
+    }
+
+    /// Drops TCP without a close frame.
+    func abort(error: WebSocketError? = nil) {
+        guard state != .closed else { return }
+        channel.close()
+        finish(WebSocketCloseInfo(code: 1006, reason: "", initiatedLocally: true, error: error))
+    }
+
+    private func process(_ bytes: UnsafeRawBufferPointer) {
+        guard state != .closed, !paused else { return }
+        parser.append(bytes)
+        do {
+            while state != .closed, let frame = try parser.next() {
+                guard let event = try assembler.push(frame) else { continue }
+                switch event {
+                case .ping(let payload):
+                    if state == .open && !paused {
+                        writeFromLoop(FrameEncoder.encodeFrame(.pong, payload, masked: isClient), closing: false)
+                    }
+                    sink.add(event)
+                case .closed(let info):
+                    handlePeerClose(info)
+                default:
+                    sink.add(event)
+                }
+            }
+        } catch {
+            failConnection(error)
+        }
+    }
+
+    private func handlePeerClose(_ info: WebSocketCloseInfo) {
+        switch state {
+        case .open:
+            let payload = info.code == 1005 ? [] : FrameEncoder.closePayload(code: info.code, reason: "")
+            writeFromLoop(FrameEncoder.encodeFrame(.close, payload, masked: isClient), closing: true)
+            channel.closeAfterFlush()
+            finish(info)
+        case .closingLocal:
+            channel.closeAfterFlush()
+            var local = info
+            local.initiatedLocally = true
+            finish(local)
+        case .closed:
+            break
+        }
+    }
+
+    private func failConnection(_ error: WebSocketProtocolError) {
+        guard state != .closed else { return }
+        if state == .open {
+            let payload = FrameEncoder.closePayload(code: error.closeCode, reason: error.description)
+            writeFromLoop(FrameEncoder.encodeFrame(.close, payload, masked: isClient), closing: true)
+        }
+        channel.closeAfterFlush()
+        finish(WebSocketCloseInfo(code: error.closeCode, reason: error.description, initiatedLocally: true,
+                                  error: .protocolViolation(error)))
+    }
+
+    private func finish(_ info: WebSocketCloseInfo) {
+        state = .closed
+        closeTimer?.cancel()
+        closeTimer = nil
+        lock.lock()
+        sendsOpen = false
+        pending = []
+        lock.unlock()
+        sink.add(.closed(info))
+        sink.flush()
+        let terminated = onTerminated
+        onTerminated = nil
+        terminated?()
+    }
+
+    /// Writes a frame produced on the loop thread after whatever the user queued before it.
+    private func writeFromLoop(_ frame: [UInt8], closing: Bool) {
+        lock.lock()
+        var data = pending
+        pending = []
+        queuedBytes += frame.count
+        if closing { sendsOpen = false }
+        lock.unlock()
+        if data.isEmpty { data = frame } else { data.append(contentsOf: frame) }
+        channel.write(data)
+    }
+
+    private func drainPending() {
+        lock.lock()
+        guard started else {
+            flushScheduled = false
+            lock.unlock()
+            return
+        }
+        let data = pending
+        pending = []
+        flushScheduled = false
+        let closing = closeRequested
+        lock.unlock()
+        guard state != .closed else { return }
+        channel.write(data)
+        if closing && state == .open {
+            state = .closingLocal
+            closeTimer = loop.schedule(after: closeTimeout) { [weak self] in
+                guard let self, self.state == .closingLocal else { return }
+                self.channel.close()
+                self.finish(WebSocketCloseInfo(code: 1006, reason: "", initiatedLocally: true, error: .timeout))
+            }
+        }
+    }
+
+    // MARK: Any-thread sending
+
+    /// Queues encoded frames; throws when closed or when the outbound buffer would overflow.
+    func submit(_ bytes: [UInt8]) throws(WebSocketError) {
+        lock.lock()
+        guard sendsOpen else {
+            lock.unlock()
+            throw .notConnected
+        }
+        if queuedBytes + bytes.count > maxOutboundBytes && queuedBytes > 0 {
+            lock.unlock()
+            throw .outboundBufferFull(limit: maxOutboundBytes)
+        }
+        enqueueLocked(bytes)
+    }
+
+    /// Queues a close frame (after everything queued so far) and starts the close handshake.
+    func requestClose(code: UInt16, reason: String) {
+        lock.lock()
+        guard sendsOpen else {
+            lock.unlock()
+            return
+        }
+        sendsOpen = false
+        closeRequested = true
+        // A code that may not appear on the wire (e.g. 1005, 1006) is sent as "no status".
+        let payload = MessageAssembler.isValidWireCloseCode(code) ? FrameEncoder.closePayload(code: code, reason: reason) : []
+        enqueueLocked(FrameEncoder.encodeFrame(.close, payload, masked: isClient))
+    }
+
+    /// Must be called with the lock held; releases it.
+    private func enqueueLocked(_ bytes: [UInt8]) {
+        queuedBytes += bytes.count
+        if pending.isEmpty { pending = bytes } else { pending.append(contentsOf: bytes) }
+        let schedule = !flushScheduled
+        flushScheduled = true
+        lock.unlock()
+        if schedule { loop.execute { self.drainPending() } }
+    }
+}

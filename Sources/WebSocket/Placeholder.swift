@@ -1,2 +1,0 @@
-import COpenSSL
-enum WebSocketModulePlaceholder { static let v = OpenSSL_version_num() }

@@ -1,0 +1,197 @@
+import Foundation
+
+/// An accepted connection before (or instead of) a WebSocket upgrade: reads HTTP/1.1 requests,
+/// hands plain requests to the server's HTTP handler (keep-alive, one request at a time) and
+/// validates upgrade requests. Loop thread only.
+final class ServerHTTPConnection: ChannelDelegate, @unchecked Sendable {
+    private enum State { case readingHead, readingBody(HTTPHead, Int), waiting, done }
+
+    let id: Int
+    let channel: SocketChannel
+    let remoteAddress: String
+    private weak var server: WebSocketServer?
+    private var buffer: [UInt8] = []
+    private var state: State = .readingHead
+    private var scanFrom = 0
+    private var idleTimer: EventLoop.Timer?
+    /// Called once when this connection leaves HTTP handling (closed or upgraded).
+    var onDone: (() -> Void)?
+
+    static let maxHeadSize = 32 * 1024
+    /// How long a connection may sit without delivering a complete request.
+    static let idleTimeout: Duration = .seconds(60)
+
+    init(id: Int, channel: SocketChannel, remoteAddress: String, server: WebSocketServer) {
+        self.id = id
+        self.channel = channel
+        self.remoteAddress = remoteAddress
+        self.server = server
+    }
+
+    func channelActive(_ channel: SocketChannel) {}
+    func channelWrote(_ channel: SocketChannel, count: Int) {}
+
+    func channelClosed(_ channel: SocketChannel, error: WebSocketError?) {
+        finish()
+    }
+
+    func channelRead(_ channel: SocketChannel, _ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+        process()
+    }
+
+    /// Closes the connection if no complete request arrives in time (slow or idle clients).
+    func armIdleTimer() {
+        idleTimer?.cancel()
+        idleTimer = channel.loop.schedule(after: Self.idleTimeout) { [weak self] in
+            guard let self else { return }
+            switch self.state {
+            case .readingHead, .readingBody:
+                self.channel.close()
+                self.finish()
+            case .waiting, .done:
+                break
+            }
+        }
+    }
+
+    private func finish() {
+        idleTimer?.cancel()
+        idleTimer = nil
+        state = .done
+        let done = onDone
+        onDone = nil
+        done?()
+    }
+
+    /// Closes the connection after writing `response`.
+    private func respondAndClose(_ response: HTTPResponse) {
+        channel.write(response.serialized(keepAlive: false))
+        channel.closeAfterFlush()
+        finish()
+    }
+
+    private func process() {
+        while true {
+            switch state {
+            case .readingHead:
+                guard let end = HTTPHead.findEnd(buffer, from: max(0, scanFrom - 3)) else {
+                    scanFrom = buffer.count
+                    if buffer.count > Self.maxHeadSize { respondAndClose(.text(431, "request head too large\n")) }
+                    return
+                }
+                scanFrom = 0
+                guard let head = HTTPHead.parse(buffer[0..<end]) else {
+                    respondAndClose(.text(400, "malformed request\n"))
+                    return
+                }
+                buffer.removeSubrange(0..<end)
+                let parts = head.startLine.split(separator: " ")
+                guard parts.count == 3, parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0" else {
+                    respondAndClose(.text(400, "malformed request line\n"))
+                    return
+                }
+                if head.headers["Transfer-Encoding"] != nil {
+                    respondAndClose(.text(501, "chunked request bodies are not supported\n"))
+                    return
+                }
+                var length = 0
+                if let value = head.headers["Content-Length"] {
+                    guard let n = Int(value.trimmingCharacters(in: .whitespaces)), n >= 0 else {
+                        respondAndClose(.text(400, "invalid Content-Length\n"))
+                        return
+                    }
+                    length = n
+                }
+                guard let server else {
+                    channel.close()
+                    finish()
+                    return
+                }
+                if length > server.configuration.maxRequestBodySize {
+                    respondAndClose(.text(413, "request body too large\n"))
+                    return
+                }
+                state = .readingBody(head, length)
+            case .readingBody(let head, let length):
+                guard buffer.count >= length else { return }
+                let body = Array(buffer[0..<length])
+                buffer.removeSubrange(0..<length)
+                dispatch(head: head, body: body)
+                return
+            case .waiting, .done:
+                return
+            }
+        }
+    }
+
+    private func dispatch(head: HTTPHead, body: [UInt8]) {
+        let parts = head.startLine.split(separator: " ")
+        let request = HTTPRequest(method: String(parts[0]), target: String(parts[1]), headers: head.headers,
+                                  body: body, remoteAddress: remoteAddress)
+        let version = String(parts[2])
+        state = .waiting
+        channel.setReading(false)
+        if head.headers.contains(name: "Upgrade", token: "websocket") || head.headers["Sec-WebSocket-Key"] != nil {
+            if let problem = Self.upgradeProblem(request) {
+                var response = HTTPResponse.text(400, problem + "\n")
+                response.headers.add(name: "Sec-WebSocket-Version", value: "13")
+                respondAndClose(response)
+                return
+            }
+            let leftover = buffer
+            buffer = []
+            guard let server else { return }
+            server.handleUpgrade(request: request, from: self, leftover: leftover)
+            return
+        }
+        let keepAlive: Bool
+        if version == "HTTP/1.0" {
+            keepAlive = request.headers.contains(name: "Connection", token: "keep-alive")
+        } else {
+            keepAlive = !request.headers.contains(name: "Connection", token: "close")
+        }
+        server?.handleHTTP(request: request) { [weak self] response in
+            self?.respond(response, keepAlive: keepAlive)
+        }
+    }
+
+    /// Writes the handler's response (loop thread).
+    private func respond(_ response: HTTPResponse, keepAlive: Bool) {
+        guard case .waiting = state else { return }
+        if !keepAlive {
+            respondAndClose(response)
+            return
+        }
+        channel.write(response.serialized(keepAlive: true))
+        state = .readingHead
+        armIdleTimer()
+        channel.setReading(true)
+        process()
+    }
+
+    /// Writes a refusal of an upgrade (loop thread).
+    func refuseUpgrade(_ response: HTTPResponse) {
+        respondAndClose(response)
+    }
+
+    /// Hands the channel to a WebSocket session (loop thread).
+    func upgraded() {
+        channel.setReading(true)
+        finish()
+    }
+
+    /// Why an upgrade request is invalid, or nil when it is valid.
+    static func upgradeProblem(_ request: HTTPRequest) -> String? {
+        if request.method != "GET" { return "WebSocket upgrade requires GET" }
+        if !request.headers.contains(name: "Upgrade", token: "websocket") { return "missing Upgrade: websocket" }
+        if !request.headers.contains(name: "Connection", token: "upgrade") { return "missing Connection: Upgrade" }
+        if request.headers["Sec-WebSocket-Version"]?.trimmingCharacters(in: .whitespaces) != "13" {
+            return "unsupported Sec-WebSocket-Version (13 required)"
+        }
+        guard let key = request.headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces), Handshake.isValidKey(key) else {
+            return "missing or invalid Sec-WebSocket-Key"
+        }
+        return nil
+    }
+}
