@@ -41,7 +41,7 @@ let package = Package(
         // Developer tools: the Autobahn|Testsuite / benchmark agent and the libFuzzer harnesses
         // (built with -DFUZZING by Scripts/fuzz; a plain build gives a binary that explains itself).
         .executableTarget(name: "websocket-agent", dependencies: ["WebSocket"]),
-        .executableTarget(name: "bird-fuzz", dependencies: ["WebSocket", "BirdWire"]),
+        .executableTarget(name: "bird-fuzz", dependencies: ["WebSocket", "BirdWire", "BirdSandbox"]),
 
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], exclude: ["Peers"]),
         .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),

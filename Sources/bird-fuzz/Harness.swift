@@ -14,10 +14,14 @@ struct FuzzHarness: Sendable {
     let summary: String
     /// The libFuzzer callback.
     let entry: FuzzEntry
+    /// libFuzzer flags this harness always runs with (before those on the command line, which win).
+    var defaultFlags: [String] = []
 
     /// Every harness, in the order `Scripts/fuzz all` runs them.
     static let all: [FuzzHarness] = [
         .websocket,
+        .message,
+        .http,
     ]
 
     /// The harness called `name`, if any.

@@ -54,8 +54,9 @@ func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     abort()
 }
 
-// libFuzzer sees argv without the harness name (it would take it for a corpus directory).
-let driverArguments = [arguments[0]] + arguments.dropFirst(2)
+// libFuzzer sees argv without the harness name (it would take it for a corpus directory), with the
+// harness's default flags first so the command line can override them.
+let driverArguments = [arguments[0]] + harness.defaultFlags + arguments.dropFirst(2)
 var argc = Int32(driverArguments.count)
 let argvBuffer = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: driverArguments.count + 1)
 for (i, argument) in driverArguments.enumerated() { argvBuffer[i] = strdup(argument) }

@@ -144,7 +144,10 @@ public final class Sandbox: @unchecked Sendable {
             return
         }
         live[connection.id] = ""
-        connection.onEvent = { [weak self] event in self?.handle(event, serverId: connection.id) }
+        // Capture the id, not the connection: the closure is stored in the connection, so
+        // capturing it would keep every connection (socket, session, buffers) alive forever.
+        let serverId = connection.id
+        connection.onEvent = { [weak self] event in self?.handle(event, serverId: serverId) }
         if let id = edge.open(link: link, path: request.path, query: request.query, remote: connection.remoteAddress) {
             live[connection.id] = id
         }
