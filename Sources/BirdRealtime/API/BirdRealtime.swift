@@ -1,0 +1,199 @@
+import Foundation
+
+/// A Bird Realtime client: one connection to an edge, its channels, and the member identity.
+///
+/// The client connects by itself on its private queue's next turn after `init`. All state lives
+/// on that queue; the synchronous getters (`connectionState`, `connectionId`, `nextAttemptAt`,
+/// `channel.subscribed`, `room.members`) read snapshots under a lock, so they may be called from
+/// any thread. Handlers run on `options.deliveryQueue` (default `.main`), never under a lock;
+/// they may be registered from any thread.
+public final class BirdRealtime: Sendable {
+    let core: ClientCore
+
+    /// The options the client was created with.
+    public var options: Options { core.options }
+
+    /// Creates a client and starts connecting (asynchronously).
+    public convenience init(options: Options) {
+        self.init(options: options, environment: .live)
+    }
+
+    /// Creates a client with its outside world replaced — a `ManualClock` and a
+    /// `ScriptedTransport` from BirdRealtimeTestSupport in tests.
+    public init(options: Options, environment: RealtimeEnvironment) {
+        let core = ClientCore(options: options, environment: environment)
+        self.core = core
+        core.queue.async { core.start() }
+    }
+
+    deinit {
+        let core = self.core
+        core.queue.async { core.shutdown() }
+    }
+
+    // MARK: - Connection
+
+    /// The current state.
+    public var connectionState: ConnectionState { core.snapshot.withLock { $0.state } }
+
+    /// The connection id while `connected`.
+    public var connectionId: String? { core.snapshot.withLock { $0.connectionId } }
+
+    /// When the next reconnect attempt is due, while `unavailable` (for a countdown).
+    public var nextAttemptAt: Date? { core.snapshot.withLock { $0.nextAttemptAt } }
+
+    /// Opens a connection from `disconnected` or `failed` (a fresh start: attempt counter reset);
+    /// from `unavailable` it cuts the wait short. No effect while connecting or connected.
+    public func connect() {
+        core.queue.async { self.core.connect(cause: .connectCalled) }
+    }
+
+    /// Closes the connection; state `disconnected`, nothing scheduled. Channels and handlers
+    /// are kept for a later `connect()`.
+    public func disconnect() {
+        core.queue.async { self.core.perform(self.core.machine.disconnect()) }
+    }
+
+    /// Ends the socket without a close frame, as if the network died (the backoff path) — for
+    /// tools and tests.
+    public func dropConnection() {
+        core.queue.async { self.core.perform(self.core.machine.drop()) }
+    }
+
+    // MARK: - Observers
+
+    /// Calls `handler` with the previous and current state after every transition.
+    @discardableResult
+    public func onConnectionStateChange(
+        _ handler: @escaping @Sendable (_ previous: ConnectionState, _ current: ConnectionState) -> Void
+    ) -> BindingToken {
+        BindingToken(id: core.stateObservers.add { change in handler(change.previous, change.current) })
+    }
+
+    /// Calls `handler` after every transition, with its cause.
+    @discardableResult
+    public func onStateChange(_ handler: @escaping @Sendable (StateChange) -> Void) -> BindingToken {
+        BindingToken(id: core.stateObservers.add(handler))
+    }
+
+    /// Calls `handler` once per scheduled reconnect with its delay and attempt number (from 0).
+    @discardableResult
+    public func onConnectingIn(_ handler: @escaping @Sendable (_ delay: Duration, _ attempt: Int) -> Void)
+        -> BindingToken
+    {
+        BindingToken(id: core.retryObservers.add { schedule in handler(schedule.delay, schedule.attempt) })
+    }
+
+    /// Calls `handler` once per scheduled reconnect with the whole schedule (delay, attempt, cause, time).
+    @discardableResult
+    public func onRetryScheduled(_ handler: @escaping @Sendable (RetrySchedule) -> Void) -> BindingToken {
+        BindingToken(id: core.retryObservers.add(handler))
+    }
+
+    /// Calls `handler` for connection-level errors: refusal closes (4000–4099, with code and
+    /// reason), `bird:error` naming no channel, a handshake without id, and bad input.
+    @discardableResult
+    public func onError(_ handler: @escaping @Sendable (RealtimeError) -> Void) -> BindingToken {
+        BindingToken(id: core.errorObservers.add(handler))
+    }
+
+    /// Calls `handler` when signing in again on a new connection fails (never `onError`).
+    @discardableResult
+    public func onSigninError(_ handler: @escaping @Sendable (any BirdRealtimeError) -> Void) -> BindingToken {
+        BindingToken(id: core.signinErrorObservers.add(handler))
+    }
+
+    /// Calls `handler` with every protocol message sent or received, secrets redacted.
+    @discardableResult
+    public func onWireMessage(_ handler: @escaping @Sendable (_ direction: WireDirection, _ text: String) -> Void)
+        -> BindingToken
+    {
+        BindingToken(id: core.wireObservers.add(handler))
+    }
+
+    /// Calls `handler` with every event delivered to any channel (including the member channel
+    /// and the lifecycle events), after the channel's own handlers.
+    @discardableResult
+    public func onChannelEvent(_ handler: @escaping @Sendable (ChannelEvent) -> Void) -> BindingToken {
+        BindingToken(id: core.eventObservers.add(handler))
+    }
+
+    /// Removes a handler registered with one of the `on…` methods.
+    public func unbind(_ token: BindingToken) {
+        _ =
+            core.stateObservers.remove(token.id) || core.retryObservers.remove(token.id)
+            || core.errorObservers.remove(token.id) || core.signinErrorObservers.remove(token.id)
+            || core.wireObservers.remove(token.id) || core.eventObservers.remove(token.id)
+    }
+
+    /// State changes as an async stream (each access makes a new stream).
+    public var states: AsyncStream<StateChange> {
+        let (stream, continuation) = AsyncStream<StateChange>.makeStream(bufferingPolicy: .unbounded)
+        let id = core.stateObservers.add { continuation.yield($0) }
+        let observers = core.stateObservers
+        continuation.onTermination = { _ in observers.remove(id) }
+        return stream
+    }
+
+    // MARK: - Channels
+
+    /// Subscribes to `name` (now, or after the next `connected`) and returns its channel:
+    /// a `PresenceChannel` for `presence-`, a `PrivateChannel` for `private-`, else a `Channel`.
+    /// Subscribing to a name twice returns the same object.
+    @discardableResult
+    public func subscribe(_ name: String) -> Channel {
+        core.subscribe(name)
+    }
+
+    /// Unsubscribes from `name` and forgets its channel (wins over a subscription still pending).
+    public func unsubscribe(_ name: String) {
+        core.unsubscribe(name)
+    }
+
+    /// The channel named `name`, if subscribed.
+    public func channel(named name: String) -> Channel? {
+        core.channelTable.withLock { $0[name] }
+    }
+
+    /// Every channel object, by name.
+    public var channels: [Channel] {
+        core.channelTable.withLock { table in table.values.sorted { $0.name < $1.name } }
+    }
+
+    // MARK: - Identity
+
+    /// Signs this connection in as a member (through `memberAuthEndpoint` or `memberAuthorizer`),
+    /// waiting for `connected` if needed. Concurrent calls share one request. Once it succeeded,
+    /// the client signs in again on every new connection (failures then go to `onSigninError`).
+    ///
+    /// - Throws: ``ConfigurationError`` when neither member endpoint nor authorizer is set;
+    ///   ``RealtimeAuthError`` when the endpoint fails; ``RealtimeError`` (`.notConnected`) when the
+    ///   client is or becomes `disconnected`/`failed` first, `.timeout` when the edge does not answer.
+    public func signin() async throws -> Member {
+        let core = self.core
+        return try await withCheckedThrowingContinuation { continuation in
+            core.queue.async { core.requestSignin(continuation) }
+        }
+    }
+
+    /// Forgets the identity; when the connection had one, reconnects at once without it.
+    public func signout() {
+        core.queue.async { self.core.signout() }
+    }
+
+    /// The member this connection is signed in as.
+    public var currentMember: Member? { core.snapshot.withLock { $0.member } }
+
+    /// Events addressed to the signed-in member.
+    public var member: MemberEvents { core.memberEvents }
+
+    // MARK: - Tests and tools
+
+    /// Waits until the client has processed everything queued so far — transport events,
+    /// in-flight authorizations — and the delivery queue has run the resulting handlers.
+    /// Do not call it from the delivery queue (or with `.main` as delivery queue unless the main
+    /// queue is running).
+    public func settle() async {
+        await core.settle()
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// The six states of a connection (PROTOCOL.md B.1).
+public enum ConnectionState: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// The client exists and has not opened a socket yet.
+    case initialized
+    /// The socket is opening, or open and waiting for the server's handshake.
+    case connecting
+    /// The handshake is done; the connection has an id and can subscribe.
+    case connected
+    /// The connection was lost and a reconnect is scheduled.
+    case unavailable
+    /// The app called `disconnect()`; nothing is scheduled.
+    case disconnected
+    /// The server refused this connection (or the configuration is unusable); no retry.
+    case failed
+
+    public var description: String { rawValue }
+}
+
+/// Why a connection changed state.
+public enum StateChangeCause: Sendable, Equatable, CustomStringConvertible {
+    /// The automatic first connect after `init`.
+    case start
+    /// The app called `connect()`.
+    case connectCalled
+    /// The server's handshake arrived with a connection id.
+    case handshake
+    /// A scheduled retry fired (attempt number, from 0).
+    case retry(attempt: Int)
+    /// The server closed the socket with this code and reason.
+    case serverClose(code: Int, reason: String)
+    /// No pong arrived within the pong timeout; the client closed with 4201.
+    case pongTimeout
+    /// The network failed (refused, unreachable, DNS, TLS, timeout, connection lost, or an open
+    /// socket got no handshake in time).
+    case networkError(String)
+    /// The server violated the WebSocket protocol; the client closed with this code.
+    case protocolViolation(code: Int, reason: String)
+    /// The handshake carried no connection id; the client closed with 1002.
+    case handshakeWithoutId
+    /// The app called `disconnect()`.
+    case disconnectCalled
+    /// The app called `dropConnection()` (the socket closed without a close frame).
+    case dropped
+    /// The app called `signout()`; the client reconnects without an identity.
+    case signout
+    /// The options cannot be used (for example `allowInsecure` with a remote host).
+    case configuration(String)
+
+    public var description: String {
+        switch self {
+        case .start: return "start"
+        case .connectCalled: return "connect() called"
+        case .handshake: return "handshake"
+        case .retry(let attempt): return "retry (attempt \(attempt))"
+        case .serverClose(let code, let reason):
+            return reason.isEmpty
+                ? "closed by server: \(code) \(CloseCode.meaning(code))" : "closed by server: \(code) \(reason)"
+        case .pongTimeout: return "pong timeout (4201)"
+        case .networkError(let message): return "network error: \(message)"
+        case .protocolViolation(let code, let reason): return "protocol violation (\(code)): \(reason)"
+        case .handshakeWithoutId: return "handshake without connection id"
+        case .disconnectCalled: return "disconnect() called"
+        case .dropped: return "connection dropped"
+        case .signout: return "signout() called"
+        case .configuration(let message): return "configuration error: \(message)"
+        }
+    }
+
+    /// The close code involved, when there is one.
+    public var closeCode: Int? {
+        switch self {
+        case .serverClose(let code, _), .protocolViolation(let code, _): return code
+        case .pongTimeout: return CloseCode.pongTimeout
+        case .handshakeWithoutId: return 1002
+        case .dropped: return 1006
+        default: return nil
+        }
+    }
+}
+
+/// One state transition, with its cause.
+public struct StateChange: Sendable, Equatable, CustomStringConvertible {
+    /// The state before.
+    public var previous: ConnectionState
+    /// The state after.
+    public var current: ConnectionState
+    /// What caused the transition.
+    public var cause: StateChangeCause
+    /// The connection id, when `current` is `.connected`.
+    public var connectionId: String?
+
+    public init(
+        previous: ConnectionState, current: ConnectionState, cause: StateChangeCause, connectionId: String? = nil
+    ) {
+        self.previous = previous
+        self.current = current
+        self.cause = cause
+        self.connectionId = connectionId
+    }
+
+    public var description: String { "\(previous) → \(current) (\(cause))" }
+}
+
+/// A scheduled reconnect attempt (`connecting_in`).
+public struct RetrySchedule: Sendable, Equatable {
+    /// How long until the attempt.
+    public var delay: Duration
+    /// The attempt number, from 0 (attempt n waits up to min(30 s, 1 s · 2ⁿ)).
+    public var attempt: Int
+    /// Why the connection was lost.
+    public var cause: StateChangeCause
+    /// When the attempt will be made (wall clock of the client's clock).
+    public var at: Date
+}

@@ -1,0 +1,87 @@
+/// The identity a connection signed in as (`signin()`).
+public struct Member: Sendable, Equatable, CustomStringConvertible {
+    /// The member id (`member_id`; `id` in the pusher dialect's `user_data`).
+    public var memberId: String
+    /// The member's info: `member_info` / `user_info` when present, else the whole identity object.
+    public var info: JSONValue?
+
+    public init(memberId: String, info: JSONValue? = nil) {
+        self.memberId = memberId
+        self.info = info
+    }
+
+    public var description: String { "member \(memberId)" }
+}
+
+/// What an authorization endpoint (or a custom authorizer) answers.
+public struct AuthResponse: Sendable, Equatable {
+    /// `"<app_key>:<hex signature>"`.
+    public var auth: String
+    /// For presence channels and sign-in: the exact JSON string that was signed
+    /// (`member_data`; `channel_data` / `user_data` in the pusher dialect).
+    public var memberData: String?
+
+    public init(auth: String, memberData: String? = nil) {
+        self.auth = auth
+        self.memberData = memberData
+    }
+}
+
+/// What a channel authorizer is asked to sign.
+public struct ChannelAuthRequest: Sendable, Equatable {
+    /// The channel's name.
+    public var channelName: String
+    /// The id of the connection the subscription is for (a new one after every reconnect).
+    public var connectionId: String
+
+    public init(channelName: String, connectionId: String) {
+        self.channelName = channelName
+        self.connectionId = connectionId
+    }
+}
+
+/// An event as delivered to a channel: its name (Bird spelling for protocol events), payload and
+/// the sender's member id for presence client events.
+public struct ChannelEvent: Sendable, Equatable {
+    /// The channel's name.
+    public var channel: String
+    /// The event's name (`bird:subscription_succeeded`, `client-typing`, an app event name…).
+    public var name: String
+    /// The payload: parsed JSON, or `.string` when it was not JSON; nil when there was none.
+    public var data: JSONValue?
+    /// The sender of a presence client event.
+    public var memberId: String?
+
+    public init(channel: String, name: String, data: JSONValue?, memberId: String? = nil) {
+        self.channel = channel
+        self.name = name
+        self.data = data
+        self.memberId = memberId
+    }
+}
+
+/// Which way a protocol message travelled.
+public enum WireDirection: String, Sendable, CustomStringConvertible {
+    /// From the server to this client.
+    case inbound
+    /// From this client to the server.
+    case outbound
+
+    public var description: String { rawValue }
+}
+
+/// Severity of a log line.
+public enum LogLevel: Int, Sendable, Comparable, CustomStringConvertible {
+    case debug, info, warning, error
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String {
+        switch self {
+        case .debug: return "debug"
+        case .info: return "info"
+        case .warning: return "warning"
+        case .error: return "error"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Events addressed to the signed-in member (`bird.member`): delivered on the member's reserved
+/// channel, which the client subscribes after every successful sign-in.
+public final class MemberEvents: @unchecked Sendable {
+    let registry = HandlerRegistry()
+
+    init() {}
+
+    /// Calls `handler` for every member event named `eventName`.
+    @discardableResult
+    public func bind(_ eventName: String, _ handler: @escaping @Sendable (JSONValue?) -> Void) -> BindingToken {
+        registry.add(event: eventName) { handler($0.data) }
+    }
+
+    /// Calls `handler` for every member event, with its name.
+    @discardableResult
+    public func bindAll(_ handler: @escaping @Sendable (String, JSONValue?) -> Void) -> BindingToken {
+        registry.add(event: nil) { handler($0.name, $0.data) }
+    }
+
+    /// Removes one handler.
+    public func unbind(_ token: BindingToken) {
+        registry.remove(token)
+    }
+
+    /// The payloads of member events named `eventName`, as an async stream.
+    public func events(named eventName: String) -> AsyncStream<JSONValue?> {
+        let (stream, continuation) = AsyncStream<JSONValue?>.makeStream(bufferingPolicy: .unbounded)
+        let token = registry.add(event: eventName) { continuation.yield($0.data) }
+        let registry = self.registry
+        continuation.onTermination = { _ in registry.remove(token) }
+        return stream
+    }
+}

@@ -1,0 +1,27 @@
+/// The driver's per-channel subscription state (queue-confined).
+struct SubscriptionRecord {
+    enum Phase: Equatable {
+        /// Not subscribed on this connection (waiting for `connected`, or refused/failed).
+        case idle
+        /// Waiting for the authorizer.
+        case authorizing
+        /// `subscribe` sent; waiting for the answer.
+        case pending
+        /// Subscribed on this connection.
+        case subscribed
+        /// No answer within the subscribe timeout (a late success is still accepted).
+        case timedOut
+    }
+
+    let channel: Channel
+    var phase: Phase = .idle
+    /// Bumped whenever an authorization or a timeout in flight becomes void.
+    var token = 0
+    /// This connection's member id on a presence channel (from the signed member data).
+    var myId: String?
+    var timeout: (any RealtimeTimer)?
+
+    init(channel: Channel) {
+        self.channel = channel
+    }
+}

@@ -1,0 +1,31 @@
+/// Exponential backoff with full jitter (PROTOCOL.md B.3): attempt *n* (from 0) waits a uniformly
+/// random time in `[0, min(cap, base · 2ⁿ)]`. Pure: the random source is passed in.
+public struct Backoff: Sendable, Equatable {
+    /// The first attempt's upper bound.
+    public var base: Duration
+    /// The largest upper bound.
+    public var cap: Duration
+
+    /// The protocol's backoff: base 1 s, cap 30 s.
+    public init(base: Duration = .seconds(1), cap: Duration = .seconds(30)) {
+        self.base = base
+        self.cap = cap
+    }
+
+    /// The largest delay of attempt `attempt` (from 0): `min(cap, base · 2^attempt)`.
+    public func upperBound(attempt: Int) -> Duration {
+        var bound = base
+        var n = max(0, attempt)
+        while n > 0 && bound < cap {
+            bound = bound * 2
+            n -= 1
+        }
+        return min(bound, cap)
+    }
+
+    /// The delay of attempt `attempt` for a random number `unit` in `[0, 1]` (clamped).
+    public func delay(attempt: Int, unit: Double) -> Duration {
+        let u = unit.isFinite ? min(1, max(0, unit)) : 0
+        return upperBound(attempt: attempt) * u
+    }
+}

@@ -1,0 +1,336 @@
+/// The connection lifecycle (PROTOCOL.md B.1–B.4) as a value: each input is a mutating function
+/// that returns the actions a driver must perform. No sockets, clocks or queues inside — times
+/// come in as arguments and randomness through ``random``.
+struct ConnectionMachine: Sendable {
+    /// The machine's state; cases carry their data.
+    enum State: Sendable, Equatable {
+        case initialized
+        /// A socket is opening (`socketOpen == false`) or open and waiting for the handshake.
+        case connecting(socketOpen: Bool)
+        case connected(connectionId: String)
+        case unavailable
+        case disconnected
+        case failed
+
+        var publicState: ConnectionState {
+            switch self {
+            case .initialized: return .initialized
+            case .connecting: return .connecting
+            case .connected: return .connected
+            case .unavailable: return .unavailable
+            case .disconnected: return .disconnected
+            case .failed: return .failed
+            }
+        }
+    }
+
+    /// What the driver must do, in order.
+    enum Action: Sendable, Equatable {
+        /// Open a new transport (detaching any previous one).
+        case openTransport
+        /// Close the current transport with a close frame and detach from it.
+        case closeTransport(code: Int, reason: String)
+        /// Drop the current transport without a close frame and detach from it.
+        case abortTransport
+        /// Record the connection id (before the state becomes `connected`).
+        case setConnectionId(String)
+        /// Publish a state change.
+        case changeState(StateChange)
+        /// Schedule a reconnect attempt.
+        case scheduleRetry(delay: Duration, attempt: Int, cause: StateChangeCause)
+        /// Cancel a scheduled reconnect attempt.
+        case cancelRetry
+        /// Arm the activity check.
+        case scheduleActivityCheck(after: Duration)
+        /// Send a ping and arm the pong timer.
+        case sendPing(pongTimeout: Duration)
+        /// Cancel the activity check and the pong timer (and the handshake timer).
+        case cancelLiveness
+        /// Arm the handshake timer: an open socket must get its handshake within this time.
+        case scheduleHandshakeTimeout(after: Duration)
+        /// The connection is up: re-subscribe channels, sign in again.
+        case didConnect(connectionId: String)
+        /// The connection is gone: subscriptions and identity are void.
+        case didLoseConnection
+        /// Report a connection-level error.
+        case reportError(RealtimeError)
+    }
+
+    private(set) var state: State = .initialized
+    /// The next backoff attempt number (from 0); reset by every successful handshake.
+    private(set) var attempt = 0
+    let backoff: Backoff
+    let activityTimeoutOption: Duration
+    private(set) var liveness: Liveness
+    /// Returns a number in `[0, 1]` for jitter.
+    let random: @Sendable () -> Double
+
+    init(
+        backoff: Backoff = Backoff(), activityTimeout: Duration, pongTimeout: Duration,
+        random: @escaping @Sendable () -> Double
+    ) {
+        self.backoff = backoff
+        self.activityTimeoutOption = activityTimeout
+        self.liveness = Liveness(activityTimeout: activityTimeout, pongTimeout: pongTimeout)
+        self.random = random
+    }
+
+    var connectionId: String? {
+        if case .connected(let id) = state { return id }
+        return nil
+    }
+
+    // MARK: - App commands
+
+    /// `connect()` or the automatic start: from `initialized`, `disconnected`, `failed` (a fresh
+    /// start, attempt counter reset) or `unavailable` (the wait is cut short).
+    mutating func connect(cause: StateChangeCause) -> [Action] {
+        switch state {
+        case .initialized, .disconnected, .failed:
+            attempt = 0
+            return open(cause: cause)
+        case .unavailable:
+            return [.cancelRetry] + open(cause: cause)
+        case .connecting, .connected:
+            return []
+        }
+    }
+
+    /// `disconnect()`: state `disconnected`, nothing scheduled, whatever the server answers.
+    mutating func disconnect() -> [Action] {
+        let previous = state
+        switch state {
+        case .disconnected:
+            return []
+        case .initialized, .failed:
+            state = .disconnected
+            return [change(from: previous, cause: .disconnectCalled)]
+        case .unavailable:
+            state = .disconnected
+            return [.cancelRetry, change(from: previous, cause: .disconnectCalled)]
+        case .connecting, .connected:
+            state = .disconnected
+            return leave(previous) + [
+                .closeTransport(code: 1000, reason: "client disconnect"),
+                change(from: previous, cause: .disconnectCalled),
+            ]
+        }
+    }
+
+    /// `dropConnection()`: the socket ends without a close frame; the backoff path.
+    mutating func drop() -> [Action] {
+        switch state {
+        case .connecting, .connected:
+            return [.abortTransport] + backoffPath(cause: .dropped)
+        default:
+            return []
+        }
+    }
+
+    /// Close the current socket and open a new one at once (`signout()`).
+    mutating func reconnectNow(cause: StateChangeCause) -> [Action] {
+        switch state {
+        case .connecting, .connected:
+            let previous = state
+            state = .connecting(socketOpen: false)
+            return leave(previous) + [
+                .closeTransport(code: 1000, reason: "reconnecting"),
+                change(from: previous, cause: cause), .openTransport,
+            ]
+        default:
+            return []
+        }
+    }
+
+    /// The options cannot be used: state `failed`, error reported.
+    mutating func refuse(_ error: ConfigurationError) -> [Action] {
+        let previous = state
+        var actions = leave(previous)
+        switch previous {
+        case .connecting, .connected: actions.append(.abortTransport)
+        case .unavailable: actions.append(.cancelRetry)
+        default: break
+        }
+        state = .failed
+        if previous != .failed {
+            actions.append(change(from: previous, cause: .configuration(error.message)))
+        }
+        actions.append(.reportError(RealtimeError(kind: .configuration, message: error.message)))
+        return actions
+    }
+
+    // MARK: - Transport events
+
+    /// The socket opened; the state stays `connecting` until the handshake.
+    mutating func transportOpened() -> [Action] {
+        guard case .connecting(socketOpen: false) = state else { return [] }
+        state = .connecting(socketOpen: true)
+        return [.scheduleHandshakeTimeout(after: liveness.pongTimeout)]
+    }
+
+    /// The socket opened but no handshake arrived in time: close it and back off (never sit in
+    /// `connecting` forever).
+    mutating func handshakeTimerFired() -> [Action] {
+        guard case .connecting(socketOpen: true) = state else { return [] }
+        return [.closeTransport(code: 1000, reason: "no handshake")]
+            + backoffPath(cause: .networkError("no handshake within \(liveness.pongTimeout)"))
+    }
+
+    /// The server's handshake arrived at `now` (monotonic).
+    mutating func handshake(connectionId: String?, activityTimeoutSeconds: Double?, now: Duration) -> [Action] {
+        guard case .connecting = state else { return [] }
+        guard let id = connectionId, !id.isEmpty else {
+            let error = RealtimeError(
+                kind: .handshakeWithoutId, code: 1002,
+                message: "the handshake carried no connection id")
+            return [.reportError(error), .closeTransport(code: 1002, reason: "handshake without connection id")]
+                + backoffPath(cause: .handshakeWithoutId)
+        }
+        var timeout = activityTimeoutOption
+        if let seconds = activityTimeoutSeconds, seconds.isFinite, seconds > 0 {
+            timeout = min(timeout, .milliseconds(Int64((seconds * 1000).rounded())))
+        }
+        let previous = state
+        attempt = 0
+        state = .connected(connectionId: id)
+        var actions: [Action] = [
+            .cancelLiveness, .setConnectionId(id),
+            .changeState(
+                StateChange(
+                    previous: previous.publicState, current: .connected,
+                    cause: .handshake, connectionId: id)),
+        ]
+        if case .scheduleCheck(let after) = liveness.start(now: now, activityTimeout: timeout) {
+            actions.append(.scheduleActivityCheck(after: after))
+        }
+        actions.append(.didConnect(connectionId: id))
+        return actions
+    }
+
+    /// The socket ended. `initiatedLocally` covers the transport failing the connection for a
+    /// protocol violation; `networkError` describes a failure with no close frame.
+    mutating func transportClosed(code: Int, reason: String, initiatedLocally: Bool, networkError: String?) -> [Action]
+    {
+        switch state {
+        case .connecting, .connected: break
+        default: return []
+        }
+        if let networkError {
+            return backoffPath(cause: .networkError(networkError))
+        }
+        if initiatedLocally {
+            return backoffPath(cause: .protocolViolation(code: code, reason: reason))
+        }
+        let reached: Bool
+        if case .connected = state { reached = true } else { reached = false }
+        switch CloseCode.action(forServerClose: code, reachedConnected: reached) {
+        case .fail:
+            let previous = state
+            state = .failed
+            let error = RealtimeError(
+                kind: .refused, code: code, message: CloseCode.meaning(code),
+                reason: reason.isEmpty ? nil : reason)
+            return leave(previous) + [
+                change(from: previous, cause: .serverClose(code: code, reason: reason)),
+                .reportError(error),
+            ]
+        case .reconnectNow:
+            let previous = state
+            state = .connecting(socketOpen: false)
+            return leave(previous) + [
+                change(from: previous, cause: .serverClose(code: code, reason: reason)),
+                .openTransport,
+            ]
+        case .backoff:
+            return backoffPath(
+                cause: code == 1006 ? .networkError("connection lost (1006)") : .serverClose(code: code, reason: reason)
+            )
+        }
+    }
+
+    /// The client itself closes for a server's protocol violation (1002, 1007, 1009).
+    mutating func protocolViolation(code: Int, reason: String) -> [Action] {
+        switch state {
+        case .connecting, .connected:
+            return [.closeTransport(code: code, reason: reason)]
+                + backoffPath(cause: .protocolViolation(code: code, reason: reason))
+        default:
+            return []
+        }
+    }
+
+    // MARK: - Timers and activity
+
+    /// The backoff wait ended.
+    mutating func retryTimerFired() -> [Action] {
+        guard state == .unavailable else { return [] }
+        return open(cause: .retry(attempt: max(0, attempt - 1)))
+    }
+
+    /// A message arrived at `now`.
+    mutating func inbound(now: Duration) -> [Action] {
+        guard case .connected = state else { return [] }
+        if case .scheduleCheck(let after)? = liveness.inbound(now: now) {
+            return [.cancelLiveness, .scheduleActivityCheck(after: after)]
+        }
+        return []
+    }
+
+    /// The activity check fired at `now`.
+    mutating func activityCheckFired(now: Duration) -> [Action] {
+        guard case .connected = state else { return [] }
+        switch liveness.checkFired(now: now) {
+        case .scheduleCheck(let after): return [.scheduleActivityCheck(after: after)]
+        case .ping(let pongTimeout): return [.sendPing(pongTimeout: pongTimeout)]
+        case .timedOut: return []
+        }
+    }
+
+    /// The pong timer fired: close with 4201 and go straight to `connecting`.
+    mutating func pongTimerFired() -> [Action] {
+        guard case .connected = state, liveness.pongTimerFired() == .timedOut else { return [] }
+        let previous = state
+        state = .connecting(socketOpen: false)
+        return leave(previous) + [
+            .closeTransport(code: CloseCode.pongTimeout, reason: "pong not received"),
+            change(from: previous, cause: .pongTimeout), .openTransport,
+        ]
+    }
+
+    // MARK: - Helpers
+
+    private mutating func open(cause: StateChangeCause) -> [Action] {
+        let previous = state
+        state = .connecting(socketOpen: false)
+        return [change(from: previous, cause: cause), .openTransport]
+    }
+
+    /// `unavailable` and a retry after a full-jitter delay.
+    private mutating func backoffPath(cause: StateChangeCause) -> [Action] {
+        let previous = state
+        state = .unavailable
+        let n = attempt
+        attempt += 1
+        let delay = backoff.delay(attempt: n, unit: random())
+        return leave(previous) + [
+            change(from: previous, cause: cause),
+            .scheduleRetry(delay: delay, attempt: n, cause: cause),
+        ]
+    }
+
+    /// Actions for leaving `previous` (liveness off; channels void when it was `connected`).
+    private func leave(_ previous: State) -> [Action] {
+        switch previous {
+        case .connected: return [.cancelLiveness, .didLoseConnection]
+        case .connecting: return [.cancelLiveness]
+        default: return []
+        }
+    }
+
+    private func change(from previous: State, cause: StateChangeCause) -> Action {
+        .changeState(
+            StateChange(
+                previous: previous.publicState, current: state.publicState, cause: cause,
+                connectionId: connectionId))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Builds the socket URL and checks transport security (PROTOCOL.md A.2, B.7).
+enum ConnectionURL {
+    /// The library version sent in the URL.
+    static let libraryVersion = "0.1.0"
+
+    /// Whether `host` is a loopback name the `allowInsecure` exception applies to.
+    static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased()
+        return h == "localhost" || h == "127.0.0.1" || h == "::1" || h == "[::1]"
+    }
+
+    /// `ws[s]://HOST[:PORT]/app/KEY?protocol=7&client=swift&version=V`, or a configuration error.
+    static func make(_ options: BirdRealtime.Options) throws(ConfigurationError) -> URL {
+        guard !options.appKey.isEmpty else { throw ConfigurationError(message: "appKey is empty") }
+        let host = options.host ?? options.dialect.defaultHost(region: options.region)
+        guard !host.isEmpty else { throw ConfigurationError(message: "host is empty") }
+        let secure: Bool
+        if options.allowInsecure {
+            guard isLoopback(host) else {
+                throw ConfigurationError(
+                    message:
+                        "allowInsecure is honoured only for localhost, 127.0.0.1 and [::1]; refusing plain ws:// to \(host)"
+                )
+            }
+            secure = false
+        } else {
+            secure = true
+        }
+        var hostPart = host
+        if host.contains(":") && !host.hasPrefix("[") { hostPart = "[\(host)]" }
+        if let port = options.port {
+            guard (1...65535).contains(port) else { throw ConfigurationError(message: "port \(port) is out of range") }
+            hostPart += ":\(port)"
+        }
+        let key =
+            options.appKey.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+            ?? options.appKey
+        let text =
+            "\(secure ? "wss" : "ws")://\(hostPart)/app/\(key)?protocol=\(BirdProtocol.version)&client=swift&version=\(libraryVersion)"
+        guard let url = URL(string: text) else {
+            throw ConfigurationError(message: "cannot form a URL for host \(host)")
+        }
+        return url
+    }
+
+    /// Checks that an auth endpoint uses TLS, or plain HTTP only to loopback with `allowInsecure`.
+    static func checkEndpoint(_ url: URL, allowInsecure: Bool) throws(ConfigurationError) {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let host = url.host ?? ""
+        switch scheme {
+        case "https":
+            return
+        case "http":
+            guard allowInsecure, isLoopback(host) else {
+                throw ConfigurationError(
+                    message:
+                        "plain http:// auth endpoints are allowed only for localhost, 127.0.0.1 and [::1] with allowInsecure; refusing \(host)"
+                )
+            }
+        default:
+            throw ConfigurationError(
+                message: "auth endpoint must be https:// (got \(scheme.isEmpty ? "no scheme" : scheme))")
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// BirdRealtime: work in progress; see docs/ARCHITECTURE.md.
-enum BirdRealtimeModulePlaceholder {}

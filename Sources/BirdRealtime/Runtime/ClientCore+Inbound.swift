@@ -1,0 +1,291 @@
+/// Routing of inbound protocol messages (PROTOCOL.md A.3, B.6).
+extension ClientCore {
+    func handleText(_ text: String) {
+        if !wireObservers.isEmpty { tap(.inbound, text) }
+        let message: WireMessage
+        do {
+            message = try WireMessage.decode(text)
+        } catch {
+            perform(machine.inbound(now: environment.clock.uptime))
+            reportBadInput(error, text: text)
+            return
+        }
+        perform(machine.inbound(now: environment.clock.uptime))
+        route(message)
+    }
+
+    private func reportBadInput(_ error: WireDecodeError, text: String) {
+        let kind: RealtimeError.Kind
+        switch error {
+        case .invalidJSON: kind = .invalidJSON
+        case .notAnObject: kind = .notAnObject
+        case .missingEvent, .invalidField: kind = .missingField
+        }
+        reportError(RealtimeError(kind: kind, message: "ignored a message: \(error) — \(Self.preview(text))"))
+    }
+
+    /// The first characters of a message, redacted, for error messages.
+    static func preview(_ text: String) -> String {
+        let limit = 120
+        let redacted = Redaction.redactWireText(text.count > limit * 4 ? String(text.prefix(limit * 4)) : text)
+        return redacted.count > limit ? String(redacted.prefix(limit)) + "…" : redacted
+    }
+
+    private func route(_ message: WireMessage) {
+        if let event = ProtocolEvent(wireName: message.event, dialect: dialect) {
+            switch event {
+            case .connectionEstablished: handleHandshake(message)
+            case .error: handleWireError(message)
+            case .ping: send([WireMessage(event: ProtocolEvent.pong.wireName(dialect), value: [:]).encode()])
+            case .pong: break
+            case .subscriptionSucceeded: handleSubscriptionSucceeded(message)
+            case .subscriptionError: handleSubscriptionError(message)
+            case .memberAdded: handleMemberAdded(message)
+            case .memberRemoved: handleMemberRemoved(message)
+            case .connectionCount: handleConnectionCount(message)
+            case .signinSuccess: handleSigninSuccess(message)
+            case .subscribe, .unsubscribe, .signin:
+                reportError(
+                    RealtimeError(
+                        kind: .unknownEvent,
+                        message: "ignored \(message.event): a client-to-server event sent by the server"))
+            }
+            return
+        }
+        if ProtocolEvent.isReserved(message.event, dialect: dialect) {
+            reportError(RealtimeError(kind: .unknownEvent, message: "ignored unknown protocol event \(message.event)"))
+            return
+        }
+        guard let channelName = message.channel else {
+            reportError(
+                RealtimeError(kind: .missingField, message: "ignored event \(message.event): it names no channel"))
+            return
+        }
+        guard let registry = registry(forChannel: channelName) else {
+            log(.warning, "ignored event \(message.event) for \(channelName): not subscribed")
+            return
+        }
+        deliver(
+            registry: registry, channel: channelName, name: message.event, payload: message.data,
+            memberId: message.memberId)
+    }
+
+    // MARK: - Delivery
+
+    /// The handlers of a channel the client holds (including the member channel).
+    func registry(forChannel name: String) -> HandlerRegistry? {
+        if let record = records[name] { return record.channel.registry }
+        if let memberChannel = signin.memberChannel, memberChannel == name { return memberEvents.registry }
+        return nil
+    }
+
+    /// Delivers an event whose payload is parsed only when someone listens.
+    func deliver(registry: HandlerRegistry, channel: String, name: String, payload: WirePayload?, memberId: String?) {
+        let global = !eventObservers.isEmpty
+        guard global || registry.hasHandlers(for: name) else { return }
+        let event = ChannelEvent(channel: channel, name: name, data: payload?.value, memberId: memberId)
+        enqueue(event, registry: registry, global: global)
+    }
+
+    /// Delivers an event with a payload already built.
+    func deliver(registry: HandlerRegistry, channel: String, name: String, value: JSONValue?) {
+        let global = !eventObservers.isEmpty
+        guard global || registry.hasHandlers(for: name) else { return }
+        enqueue(ChannelEvent(channel: channel, name: name, data: value), registry: registry, global: global)
+    }
+
+    private func enqueue(_ event: ChannelEvent, registry: HandlerRegistry, global: Bool) {
+        if global {
+            deliverer.enqueue { [eventObservers] in
+                registry.deliver(event)
+                for handler in eventObservers.handlers { handler(event) }
+            }
+        } else {
+            deliverer.enqueue { registry.deliver(event) }
+        }
+    }
+
+    // MARK: - Handshake and errors
+
+    private func handleHandshake(_ message: WireMessage) {
+        let object = message.data?.object
+        let idValue = object?[dialect.connectionIdKey]
+        var id = idValue?.stringValue
+        if id == nil, let number = idValue?.doubleValue { id = JSONValue.number(number).description }
+        let timeout = object?["activity_timeout"]?.doubleValue
+        if let id, !id.isEmpty {
+            log(.info, "handshake: connection \(id)\(timeout.map { ", activity timeout \($0) s" } ?? "")")
+        }
+        perform(machine.handshake(connectionId: id, activityTimeoutSeconds: timeout, now: environment.clock.uptime))
+    }
+
+    private func handleWireError(_ message: WireMessage) {
+        let value = message.data?.value
+        let code = value?["code"]?.intValue
+        let text =
+            value?["message"]?.stringValue ?? value?.stringValue ?? message.data?.text ?? "error without a message"
+        if let channelName = message.channel {
+            if signin.memberChannel == channelName {
+                reportSigninError(RealtimeError(kind: .serverError, code: code, message: text))
+                return
+            }
+            guard let registry = registry(forChannel: channelName) else {
+                log(.warning, "error for \(channelName), which is not subscribed: \(text)")
+                return
+            }
+            subscriptionFailed(channelName)
+            var payload: [String: JSONValue] = ["type": "ServerError", "error": .string(text), "status": 0]
+            if let code { payload["code"] = .number(Double(code)) }
+            deliver(
+                registry: registry, channel: channelName, name: BirdProtocol.Event.subscriptionError,
+                value: .object(payload))
+            return
+        }
+        reportError(RealtimeError(kind: .serverError, code: code, message: text))
+    }
+
+    // MARK: - Subscriptions
+
+    private func handleSubscriptionSucceeded(_ message: WireMessage) {
+        guard let name = message.channel else {
+            reportError(RealtimeError(kind: .missingField, message: "ignored \(message.event): it names no channel"))
+            return
+        }
+        if name == signin.memberChannel {
+            log(.info, "member channel \(name) subscribed")
+            return
+        }
+        guard var record = records[name] else {
+            log(.debug, "late \(message.event) for \(name), which was unsubscribed")
+            return
+        }
+        record.timeout?.cancel()
+        record.timeout = nil
+        record.phase = .subscribed
+        records[name] = record
+        let channel = record.channel
+        if channel.kind == .presence {
+            let presence = message.data?.value["presence"]
+            var members: [String: JSONValue] = [:]
+            if let hash = presence?["hash"]?.objectValue {
+                members = hash
+            }
+            if let ids = presence?["ids"]?.arrayValue {
+                for id in ids {
+                    let key = id.stringValue ?? id.description
+                    if members[key] == nil { members[key] = .null }
+                }
+            }
+            let myId = record.myId
+            channel.state.withLock { s in
+                s.subscribed = true
+                s.members = members
+                s.myId = myId
+            }
+            log(.info, "subscribed \(name) (\(members.count) members)")
+            var payload: [String: JSONValue] = ["members": .object(members), "count": .number(Double(members.count))]
+            if let myId { payload["my_id"] = .string(myId) }
+            deliver(
+                registry: channel.registry, channel: name, name: BirdProtocol.Event.subscriptionSucceeded,
+                value: .object(payload))
+        } else {
+            channel.setSubscribed(true)
+            log(.info, "subscribed \(name)")
+            deliver(
+                registry: channel.registry, channel: name, name: BirdProtocol.Event.subscriptionSucceeded,
+                payload: message.data, memberId: nil)
+        }
+    }
+
+    private func handleSubscriptionError(_ message: WireMessage) {
+        guard let name = message.channel else {
+            let text = message.data?.value["error"]?.stringValue ?? message.data?.text ?? "subscription error"
+            reportError(RealtimeError(kind: .serverError, message: text))
+            return
+        }
+        if name == signin.memberChannel {
+            let text = message.data?.value["error"]?.stringValue ?? "member channel subscription refused"
+            reportSigninError(RealtimeError(kind: .serverError, message: text))
+            return
+        }
+        guard let registry = registry(forChannel: name) else {
+            log(.debug, "\(message.event) for \(name), which was unsubscribed")
+            return
+        }
+        subscriptionFailed(name)
+        log(.warning, "subscription to \(name) refused: \(message.data.map { Self.preview($0.text) } ?? "")")
+        deliver(
+            registry: registry, channel: name, name: BirdProtocol.Event.subscriptionError, payload: message.data,
+            memberId: nil)
+    }
+
+    // MARK: - Presence
+
+    private func presenceMember(_ message: WireMessage) -> (channel: Channel, id: String, info: JSONValue?)? {
+        guard let name = message.channel else {
+            reportError(RealtimeError(kind: .missingField, message: "ignored \(message.event): it names no channel"))
+            return nil
+        }
+        guard let record = records[name], record.channel.kind == .presence else {
+            log(.debug, "ignored \(message.event) for \(name): not a subscribed presence channel")
+            return nil
+        }
+        let value = message.data?.value
+        let idValue = value?[dialect.presenceIdKey]
+        guard let idValue, idValue != .null else {
+            reportError(
+                RealtimeError(
+                    kind: .missingField,
+                    message: "ignored \(message.event) on \(name): no \(dialect.presenceIdKey)"))
+            return nil
+        }
+        return (record.channel, idValue.stringValue ?? idValue.description, value?[dialect.presenceInfoKey])
+    }
+
+    private func handleMemberAdded(_ message: WireMessage) {
+        guard let (channel, id, info) = presenceMember(message) else { return }
+        let added = channel.state.withLock { s -> Bool in
+            let isNew = s.members[id] == nil
+            s.members[id] = info ?? .null
+            return isNew
+        }
+        guard added else { return }
+        var payload: [String: JSONValue] = ["member_id": .string(id)]
+        if let info { payload["member_info"] = info }
+        deliver(
+            registry: channel.registry, channel: channel.name, name: BirdProtocol.Event.memberAdded,
+            value: .object(payload))
+    }
+
+    private func handleMemberRemoved(_ message: WireMessage) {
+        guard let (channel, id, _) = presenceMember(message) else { return }
+        let removed = channel.state.withLock { s in s.members.removeValue(forKey: id) }
+        guard let removed else { return }
+        var payload: [String: JSONValue] = ["member_id": .string(id)]
+        if removed != .null { payload["member_info"] = removed }
+        deliver(
+            registry: channel.registry, channel: channel.name, name: BirdProtocol.Event.memberRemoved,
+            value: .object(payload))
+    }
+
+    private func handleConnectionCount(_ message: WireMessage) {
+        guard let name = message.channel else {
+            reportError(RealtimeError(kind: .missingField, message: "ignored \(message.event): it names no channel"))
+            return
+        }
+        guard let registry = registry(forChannel: name) else { return }
+        let value = message.data?.value
+        guard
+            let count = value?[dialect.connectionCountKey] ?? value?["connection_count"] ?? value?["subscription_count"]
+        else {
+            reportError(
+                RealtimeError(
+                    kind: .missingField,
+                    message: "ignored \(message.event) on \(name): no \(dialect.connectionCountKey)"))
+            return
+        }
+        deliver(
+            registry: registry, channel: name, name: BirdProtocol.Event.connectionCount,
+            value: ["connection_count": count])
+    }
+}

@@ -1,0 +1,361 @@
+import Foundation
+
+/// The driver: owns the connection machine and performs its actions on one private serial queue.
+/// Everything marked "queue-confined" is touched only on ``queue``; the `Locked` values are the
+/// snapshots that the synchronous getters read from any thread.
+final class ClientCore: @unchecked Sendable {
+    struct Snapshot {
+        var state: ConnectionState = .initialized
+        var connectionId: String?
+        var nextAttemptAt: Date?
+        var member: Member?
+    }
+
+    enum TimerKind: Hashable {
+        case retry, activity, pong, signin, handshake
+    }
+
+    struct TimerSlot {
+        var generation = 0
+        var timer: (any RealtimeTimer)?
+    }
+
+    let options: BirdRealtime.Options
+    let environment: RealtimeEnvironment
+    let dialect: Dialect
+    let queue = DispatchQueue(label: "com.bird.realtime.client")
+    let deliverer: Deliverer
+    /// True while the automatic start runs: its notifications are kept for observers registered
+    /// right after `init` (see ``ReplayingObserverList``). Queue-confined.
+    private var startingUp = false
+    let memberEvents = MemberEvents()
+    let socketURL: Result<URL, ConfigurationError>
+
+    // MARK: Shared (locked)
+    let snapshot = Locked(Snapshot())
+    let channelTable = Locked<[String: Channel]>([:])
+    let liveTransport = Locked<(any Transport)?>(nil)
+    let stateObservers: ReplayingObserverList<StateChange>
+    let retryObservers: ReplayingObserverList<RetrySchedule>
+    let errorObservers: ReplayingObserverList<RealtimeError>
+    let signinErrorObservers = ObserverList<@Sendable (any BirdRealtimeError) -> Void>()
+    let wireObservers = ObserverList<@Sendable (WireDirection, String) -> Void>()
+    let eventObservers = ObserverList<@Sendable (ChannelEvent) -> Void>()
+
+    // MARK: Queue-confined
+    var machine: ConnectionMachine
+    var transport: (any Transport)?
+    var transportGeneration = 0
+    var timers: [TimerKind: TimerSlot] = [:]
+    var records: [String: SubscriptionRecord] = [:]
+    var signin = SigninState()
+    var inflight: [Int: Task<Void, Never>] = [:]
+    var nextTaskId = 0
+    var isShutDown = false
+
+    init(options: BirdRealtime.Options, environment: RealtimeEnvironment) {
+        self.options = options
+        self.environment = environment
+        self.dialect = options.dialect
+        let deliverer = Deliverer(queue: options.deliveryQueue)
+        self.deliverer = deliverer
+        stateObservers = ReplayingObserverList(deliverer: deliverer)
+        retryObservers = ReplayingObserverList(deliverer: deliverer)
+        errorObservers = ReplayingObserverList(deliverer: deliverer)
+        self.machine = ConnectionMachine(
+            activityTimeout: options.activityTimeout, pongTimeout: options.pongTimeout,
+            random: options.random)
+        do throws(ConfigurationError) {
+            socketURL = .success(try ConnectionURL.make(options))
+        } catch {
+            socketURL = .failure(error)
+        }
+    }
+
+    // MARK: - Commands (on the queue)
+
+    func start() {
+        guard !isShutDown, machine.state == .initialized else { return }
+        startingUp = true
+        defer { startingUp = false }
+        connect(cause: .start)
+    }
+
+    func connect(cause: StateChangeCause) {
+        guard !isShutDown else { return }
+        switch socketURL {
+        case .failure(let error):
+            perform(machine.refuse(error))
+        case .success:
+            perform(machine.connect(cause: cause))
+        }
+    }
+
+    func shutdown() {
+        guard !isShutDown else { return }
+        isShutDown = true
+        for kind in Array(timers.keys) { cancelTimer(kind) }
+        for (_, record) in records { record.timeout?.cancel() }
+        records = [:]
+        // Channels hold the core; forgetting them breaks the cycle so the core can be freed.
+        let channels = channelTable.withLock { table -> [Channel] in
+            defer { table = [:] }
+            return Array(table.values)
+        }
+        for channel in channels { channel.reset() }
+        detachTransport()?.close(code: 1000, reason: "client released")
+        for task in inflight.values { task.cancel() }
+        let waiters = signin.waiters
+        signin.waiters = []
+        for waiter in waiters {
+            waiter.resume(throwing: RealtimeError(kind: .cancelled, message: "the client was released"))
+        }
+    }
+
+    // MARK: - Actions
+
+    func perform(_ actions: [ConnectionMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .openTransport:
+                openTransport()
+            case .closeTransport(let code, let reason):
+                detachTransport()?.close(code: code, reason: reason)
+            case .abortTransport:
+                detachTransport()?.abort()
+            case .setConnectionId(let id):
+                snapshot.withLock { $0.connectionId = id }
+            case .changeState(let change):
+                publish(change)
+            case .scheduleRetry(let delay, let attempt, let cause):
+                scheduleRetry(delay: delay, attempt: attempt, cause: cause)
+            case .cancelRetry:
+                cancelTimer(.retry)
+                snapshot.withLock { $0.nextAttemptAt = nil }
+            case .scheduleActivityCheck(let after):
+                arm(.activity, after: after) { core in
+                    core.perform(core.machine.activityCheckFired(now: core.environment.clock.uptime))
+                }
+            case .sendPing(let pongTimeout):
+                log(.debug, "no activity for \(machine.liveness.activityTimeout); sending ping")
+                send([WireMessage(event: ProtocolEvent.ping.wireName(dialect), value: [:]).encode()])
+                arm(.pong, after: pongTimeout) { core in core.perform(core.machine.pongTimerFired()) }
+            case .cancelLiveness:
+                cancelTimer(.activity)
+                cancelTimer(.pong)
+                cancelTimer(.handshake)
+            case .scheduleHandshakeTimeout(let after):
+                arm(.handshake, after: after) { core in core.perform(core.machine.handshakeTimerFired()) }
+            case .didConnect(let id):
+                resubscribeAll(connectionId: id)
+                signinOnConnect(connectionId: id)
+            case .didLoseConnection:
+                connectionLost()
+            case .reportError(let error):
+                reportError(error)
+            }
+        }
+    }
+
+    private func publish(_ change: StateChange) {
+        snapshot.withLock { s in
+            s.state = change.current
+            if change.current != .connected { s.connectionId = nil }
+            if change.current != .unavailable { s.nextAttemptAt = nil }
+        }
+        log(change.current == .failed ? .error : .info, "state \(change)")
+        if change.current == .disconnected || change.current == .failed {
+            connectionEnded()
+        }
+        let startup = startingUp
+        deliverer.enqueue { [stateObservers] in
+            stateObservers.deliver(change, startup: startup)
+        }
+    }
+
+    private func scheduleRetry(delay: Duration, attempt: Int, cause: StateChangeCause) {
+        let at = environment.clock.wallNow.addingTimeInterval(delay.seconds)
+        snapshot.withLock { $0.nextAttemptAt = at }
+        log(.info, "reconnecting in \(delay) (attempt \(attempt), \(cause))")
+        arm(.retry, after: delay) { core in
+            core.snapshot.withLock { $0.nextAttemptAt = nil }
+            core.perform(core.machine.retryTimerFired())
+        }
+        let schedule = RetrySchedule(delay: delay, attempt: attempt, cause: cause, at: at)
+        let startup = startingUp
+        deliverer.enqueue { [retryObservers] in
+            retryObservers.deliver(schedule, startup: startup)
+        }
+    }
+
+    // MARK: - Timers
+
+    /// Arms the timer `kind` (replacing a previous one); `fire` runs on the queue unless cancelled.
+    func arm(_ kind: TimerKind, after delay: Duration, _ fire: @escaping @Sendable (ClientCore) -> Void) {
+        var slot = timers[kind] ?? TimerSlot()
+        slot.timer?.cancel()
+        slot.generation += 1
+        let generation = slot.generation
+        slot.timer = environment.clock.schedule(after: delay, on: queue) { [weak self] in
+            guard let self, !self.isShutDown, self.timers[kind]?.generation == generation else { return }
+            self.timers[kind]?.timer = nil
+            fire(self)
+        }
+        timers[kind] = slot
+    }
+
+    func cancelTimer(_ kind: TimerKind) {
+        guard var slot = timers[kind] else { return }
+        slot.timer?.cancel()
+        slot.timer = nil
+        slot.generation += 1
+        timers[kind] = slot
+    }
+
+    // MARK: - Transport
+
+    private func openTransport() {
+        guard case .success(let url) = socketURL else { return }
+        _ = detachTransport()
+        let generation = transportGeneration
+        let configuration = TransportConfiguration(url: url, connectTimeout: .seconds(10), caFile: options.caFile)
+        log(.info, "opening \(url.absoluteString)")
+        let transport = environment.makeTransport(configuration, queue) { [weak self] event in
+            self?.handleTransportEvent(event, generation: generation)
+        }
+        self.transport = transport
+        liveTransport.withLock { $0 = transport }
+        transport.connect()
+    }
+
+    /// Forgets the current transport (its later events are ignored) and returns it.
+    @discardableResult
+    func detachTransport() -> (any Transport)? {
+        transportGeneration += 1
+        let old = transport
+        transport = nil
+        liveTransport.withLock { $0 = nil }
+        return old
+    }
+
+    private func handleTransportEvent(_ event: TransportEvent, generation: Int) {
+        guard generation == transportGeneration, !isShutDown else { return }
+        switch event {
+        case .opened:
+            log(.debug, "socket open; waiting for the handshake")
+            perform(machine.transportOpened())
+        case .text(let text):
+            handleText(text)
+        case .binary(let bytes):
+            perform(machine.inbound(now: environment.clock.uptime))
+            if !wireObservers.isEmpty { tap(.inbound, "<binary message, \(bytes.count) bytes>") }
+            reportError(
+                RealtimeError(
+                    kind: .binaryMessage, code: 1003,
+                    message: "ignored a binary message of \(bytes.count) bytes (the protocol uses text frames)"))
+        case .heartbeat:
+            perform(machine.inbound(now: environment.clock.uptime))
+        case .closed(let info):
+            _ = detachTransport()
+            log(.info, "socket closed: \(info.code) \(info.reason)\(info.failure.map { " — \($0.message)" } ?? "")")
+            perform(
+                machine.transportClosed(
+                    code: info.code, reason: info.reason, initiatedLocally: info.initiatedLocally,
+                    networkError: info.failure?.message))
+        }
+    }
+
+    /// Sends protocol messages in one write.
+    func send(_ texts: [String]) {
+        guard !texts.isEmpty else { return }
+        guard let transport else {
+            log(.debug, "not sent (no socket): \(texts.count) message(s)")
+            return
+        }
+        if !wireObservers.isEmpty {
+            for text in texts { tap(.outbound, text) }
+        }
+        do {
+            try transport.send(texts: texts)
+        } catch {
+            log(.warning, "send failed: \(error)")
+        }
+    }
+
+    /// Sends a client event from any thread (the channel is subscribed).
+    func sendClientEvent(channel: Channel, event: String, dataText: String) -> Bool {
+        let text = WireMessage(event: event, channel: channel.name, data: .json(dataText)).encode()
+        guard let transport = liveTransport.snapshot else { return false }
+        if !wireObservers.isEmpty { tap(.outbound, text) }
+        do {
+            try transport.send(texts: [text])
+            return true
+        } catch {
+            log(.warning, "client event \(event) on \(channel.name) not sent: \(error)")
+            return false
+        }
+    }
+
+    // MARK: - Reporting
+
+    func tap(_ direction: WireDirection, _ text: String) {
+        let redacted = Redaction.redactWireText(text)
+        deliverer.enqueue { [wireObservers] in
+            for handler in wireObservers.handlers { handler(direction, redacted) }
+        }
+    }
+
+    func reportError(_ error: RealtimeError) {
+        log(.error, "error: \(error)")
+        let startup = startingUp
+        deliverer.enqueue { [errorObservers] in
+            errorObservers.deliver(error, startup: startup)
+        }
+    }
+
+    func reportSigninError(_ error: any BirdRealtimeError) {
+        log(.warning, "sign-in failed: \(error.message)")
+        deliverer.enqueue { [signinErrorObservers] in
+            for handler in signinErrorObservers.handlers { handler(error) }
+        }
+    }
+
+    func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard let handler = options.logHandler else { return }
+        handler(level, Redaction.redactWireText(message()))
+    }
+
+    // MARK: - Async work
+
+    /// Runs `body` as a task tracked for ``settle()``.
+    func startTask(_ body: @escaping @Sendable () async -> Void) {
+        let id = nextTaskId
+        nextTaskId += 1
+        let queue = self.queue
+        inflight[id] = Task { [weak self] in
+            await body()
+            queue.async { [weak self] in self?.inflight[id] = nil }
+        }
+    }
+
+    /// Waits until queued work, in-flight authorizations and pending deliveries are done.
+    func settle() async {
+        while true {
+            let tasks: [Task<Void, Never>] = queue.sync { Array(inflight.values) }
+            if tasks.isEmpty { break }
+            for task in tasks { await task.value }
+        }
+        queue.sync {}
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            deliverer.enqueue { continuation.resume() }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import WebSocket
+
+/// The real transport: the WebSocket module's RFC 6455 client (TLS with verification via
+/// OpenSSL, optional extra CA file). Events arrive in order on the client's private queue.
+public final class WebSocketTransport: Transport, @unchecked Sendable {
+    private let client: WebSocketClient
+
+    /// Creates a transport for `configuration` reporting on `queue`.
+    public init(
+        configuration: TransportConfiguration, queue: DispatchQueue,
+        onEvent: @escaping @Sendable (TransportEvent) -> Void
+    ) {
+        let wsConfiguration = WebSocketClient.Configuration(
+            url: configuration.url, headers: configuration.headers,
+            connectTimeout: configuration.connectTimeout,
+            caFile: configuration.caFile)
+        client = WebSocketClient(configuration: wsConfiguration, queue: queue) { event in
+            onEvent(Self.translate(event))
+        }
+    }
+
+    /// A ``TransportFactory`` making WebSocket transports.
+    public static let factory: TransportFactory = { configuration, queue, onEvent in
+        WebSocketTransport(configuration: configuration, queue: queue, onEvent: onEvent)
+    }
+
+    public func connect() {
+        client.connect()
+    }
+
+    public func send(texts: [String]) throws {
+        try client.send(texts: texts)
+    }
+
+    public func close(code: Int, reason: String) {
+        client.close(code: UInt16(clamping: code), reason: reason)
+    }
+
+    public func abort() {
+        client.abort()
+    }
+
+    static func translate(_ event: WebSocketEvent) -> TransportEvent {
+        switch event {
+        case .opened: return .opened
+        case .text(let text): return .text(text)
+        case .binary(let bytes): return .binary(bytes)
+        case .ping, .pong: return .heartbeat
+        case .closed(let info):
+            var failure: TransportFailure?
+            var initiatedLocally = info.initiatedLocally
+            switch info.error {
+            case .protocolViolation?:
+                // The client failed the connection for the server's violation: the backoff path
+                // with a protocol-violation cause, not a network error.
+                failure = nil
+                initiatedLocally = true
+            case let error?:
+                failure = TransportFailure(message: error.description)
+            case nil:
+                if info.code == 1006 { failure = TransportFailure(message: "connection lost (1006)") }
+            }
+            return .closed(
+                TransportClose(
+                    code: Int(info.code), reason: info.reason, initiatedLocally: initiatedLocally,
+                    failure: failure))
+        }
+    }
+
+    /// Performs an auth endpoint request with the WebSocket module's HTTP client (same TLS rules
+    /// and CA file as the socket).
+    public static let performHTTP: AuthHTTPPerformer = { request in
+        let response = try await HTTPClient.send(
+            method: request.method, url: request.url, headers: request.headers,
+            body: request.body, caFile: request.caFile, timeout: request.timeout)
+        return AuthHTTPResponse(status: response.status, body: response.body)
+    }
+}

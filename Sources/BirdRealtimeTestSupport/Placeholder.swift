@@ -1,2 +1,0 @@
-// BirdRealtimeTestSupport: work in progress; see docs/ARCHITECTURE.md.
-enum BirdRealtimeTestSupportModulePlaceholder {}

@@ -1,0 +1,34 @@
+import Testing
+@testable import BirdWire
+
+@Suite("Redaction")
+struct RedactionTests {
+    @Test("auth signatures are redacted, keys kept")
+    func wire() {
+        let text = #"{"event":"bird:subscribe","data":{"channel":"private-a","auth":"key:abcdef0123"}}"#
+        let redacted = Redaction.redactWireText(text)
+        #expect(!redacted.contains("abcdef0123"))
+        #expect(redacted.contains("key:"))
+        #expect(redacted.contains(Redaction.placeholder))
+    }
+
+    @Test("double-encoded auth is redacted too")
+    func doubleEncoded() {
+        let text = #"{"event":"bird:signin","data":"{\"auth\":\"key:deadbeef\",\"member_data\":\"{}\"}"}"#
+        #expect(!Redaction.redactWireText(text).contains("deadbeef"))
+    }
+
+    @Test("text without secrets is unchanged")
+    func unchanged() {
+        let text = #"{"event":"e","data":{"x":1}}"#
+        #expect(Redaction.redactWireText(text) == text)
+    }
+
+    @Test("secret-bearing headers and known secrets")
+    func headers() {
+        #expect(
+            Redaction.redactHeader(name: "Authorization", value: "Bearer tok123") == "Bearer \(Redaction.placeholder)")
+        #expect(Redaction.redactHeader(name: "accept", value: "json") == "json")
+        #expect(!Redaction.redact("secret is s3cr3t!", secrets: ["s3cr3t"]).contains("s3cr3t"))
+    }
+}
