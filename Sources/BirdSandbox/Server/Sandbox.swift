@@ -229,9 +229,11 @@ public final class Sandbox: @unchecked Sendable {
 
     func performRestart(code: Int, reason: String, downSeconds: Double) {
         guard !stopped, let server else { return }
-        edge.closeAll(code: code, reason: reason)
-        edge.log("restart: not listening for \(downSeconds) s")
+        // Stop listening first, like a real edge going down: a client that reconnects at once on
+        // the close code must find the port closed, not a fresh handshake.
         server.stopListening()
+        edge.log("restart: not listening for \(downSeconds) s")
+        edge.closeAll(code: code, reason: reason)
         queue.asyncAfter(deadline: .now() + downSeconds) { [weak self] in
             guard let self, !self.stopped else { return }
             do {
