@@ -118,5 +118,44 @@ check("no TTY without --jsonl exits 2", p.returncode == 2 and "TTY" in p.stderr.
 p = subprocess.run([BIN, "--jsonl", "--app-key", "k", "--host", "example.com", "--insecure"], capture_output=True, text=True, timeout=10)
 check("--insecure refused for a non-loopback host", p.returncode == 2 and "insecure" in p.stderr, f"(exit {p.returncode})")
 
+# Secret scan (issue: security checks): a separate bird-sandbox with a recognisable app secret,
+# the inspector attached with a recognisable bearer token; neither may appear anywhere.
+import os
+APP_SECRET = "app-secret-RECOGNISABLE-4711"
+TOKEN = "token-RECOGNISABLE-0815"
+sandbox_bin = os.path.join(os.path.dirname(BIN), "bird-sandbox")
+sb = subprocess.Popen([sandbox_bin, "--port", "0", "--app-secret", APP_SECRET, "--client-events"],
+                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+try:
+    info = json.loads(sb.stdout.readline())
+    port = str(info["port"])
+    s2 = Session("--app-key", info["app_key"], "--host", "127.0.0.1", "--port", port, "--insecure",
+                 "--auth-endpoint", info["auth_endpoint"] + "?member=scan",
+                 "--member-auth-endpoint", info["member_auth_endpoint"] + "?member=scan",
+                 "--auth-header", f"Authorization: Bearer {TOKEN}",
+                 "--subscribe", "private-scan", "--subscribe", "presence-scan", "--signin")
+    ok = s2.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "presence-scan", 30)
+    check("attached to a separate bird-sandbox: private and presence channels authorized", ok is not None)
+    s2.send('trigger private-scan client-scan {"x":1}')
+    s2.wait_for(lambda l: l.get("type") == "sent", 10)
+    s2.send("quit")
+    try:
+        s2.proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        s2.proc.kill()
+    out = "".join(s2.raw) + s2.proc.stderr.read()
+finally:
+    sb.terminate()
+    try:
+        sb_out, sb_err = sb.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        sb.kill()
+        sb_out, sb_err = sb.communicate()
+everything = out + sb_out + sb_err
+for secret in (APP_SECRET, TOKEN):
+    check(f"{secret} appears nowhere (inspector stdout/stderr, sandbox stdout/stderr)", secret not in everything)
+check("no full auth signature appears anywhere", not re.search(r":[0-9a-f]{64}", everything))
+check("the sandbox logged the session (the scan saw real output)", "private-scan" in sb_err)
+
 print(f"headless: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
