@@ -46,7 +46,7 @@ final class LiveSession: @unchecked Sendable {
             port = endpoints.port
             tls = false
             controlBase = endpoints.controlBase
-            note = "embedded bird-sandbox (app \(endpoints.appKey))"
+            note = "embedded sandbox"
             clientOptions = BirdRealtime.Options(
                 appKey: endpoints.appKey,
                 authEndpoint: URL(string: endpoints.authEndpoint + "?member=inspector"),
