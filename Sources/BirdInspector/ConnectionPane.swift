@@ -1,5 +1,6 @@
 // The Connection pane: state, backoff countdown, causes, close codes, endpoint, identity.
 
+import BirdWire
 import Foundation
 
 extension Inspector {
@@ -75,10 +76,10 @@ extension Inspector {
     }
 
     static func closeRole(_ code: Int) -> ColorRole {
-        switch CloseBand(code: code) {
+        switch CloseCode.band(code) {
         case .refused: return .bad
-        case .reconnectNow: return .info
-        case .backoff, .websocket: return .warn
+        case .immediate: return .info
+        case .backoff, .errorEvent, .standard: return .warn
         }
     }
 

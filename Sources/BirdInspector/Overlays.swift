@@ -88,10 +88,10 @@ extension Inspector {
             putLine([(sel ? "› " : "  ", CellStyle(.accent, bold: true, reverse: sel)),
                      ("\(code) ", CellStyle(closeRole(code), bold: true, reverse: sel)),
                      (DisplayWidth.pad(CloseCodeText.meaning(code), to: 26), CellStyle(.normal, reverse: sel)),
-                     ("→ " + CloseBand(code: code).behaviour, CellStyle(closeRole(code), reverse: sel))],
+                     ("→ " + CloseCodeText.behaviour(code), CellStyle(closeRole(code), reverse: sel))],
                     x: inner.x + 1, y: y, width: inner.width - 1, &grid)
         }
-        let legend = "4000–4099 refused (failed) · 4100–4199 backoff · 4200–4299 reconnect at once · others backoff"
+        let legend = "4000–4099 refused (failed) · 4100–4199 backoff · 4200–4299 reconnect immediately · others backoff"
         for (i, part) in DisplayWidth.wrap(legend, width: inner.width - 2).prefix(2).enumerated() {
             grid.put(part, x: inner.x + 1, y: inner.y + inner.height - 2 + i, maxWidth: inner.width - 1, style: CellStyle(.dim))
         }
