@@ -51,36 +51,37 @@ enum JSONWriter {
         return "\(d)"
     }
 
-    /// Appends `s` as a JSON string literal with the escapes RFC 8259 requires.
+    /// Appends `s` as a JSON string literal with the escapes RFC 8259 requires. Runs of bytes
+    /// that need no escape are appended whole (escapable bytes are ASCII, so every cut falls on a
+    /// character boundary) — double-encoded payloads are full of quotes.
     static func appendQuoted(_ s: String, to out: inout String) {
         out += "\""
-        var needsEscape = false
-        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
-            needsEscape = true
-            break
-        }
-        if !needsEscape {
-            out += s
-        } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "\u{08}": out += "\\b"
-                case "\u{0C}": out += "\\f"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
+        let utf8 = s.utf8
+        var runStart = utf8.startIndex
+        var i = runStart
+        while i != utf8.endIndex {
+            let b = utf8[i]
+            guard b < 0x20 || b == 0x22 || b == 0x5C else {
+                i = utf8.index(after: i)
+                continue
             }
+            out += s[runStart..<i]
+            switch b {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x08: out += "\\b"
+            case 0x0C: out += "\\f"
+            default:
+                let hex = String(b, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            i = utf8.index(after: i)
+            runStart = i
         }
+        out += s[runStart..<utf8.endIndex]
         out += "\""
     }
 

@@ -57,12 +57,21 @@ extension Edge {
     /// (a JSON string, as the HTTP API would). Returns the number of connections reached.
     @discardableResult
     func publishUnsigned(channel: String, event: String, data: JSONValue?) -> Int {
-        let payload: WirePayload
+        publishUnsigned(channel: channel, event: event, payload: Edge.unsignedPayload(data))
+    }
+
+    /// Publishes an already-built payload (a burst builds it once for all its events).
+    @discardableResult
+    func publishUnsigned(channel: String, event: String, payload: WirePayload) -> Int {
+        publish(channel: deliveryChannel(channel), event: event, data: payload)
+    }
+
+    /// The payload of an unsigned publish: data sent as a JSON string, as the HTTP API does.
+    static func unsignedPayload(_ data: JSONValue?) -> WirePayload {
         switch data {
-        case .string(let s)?: payload = .string(s)
-        case nil, .null?: payload = .string("{}")
-        case let other?: payload = .string(other.description)
+        case .string(let s)?: return .string(s)
+        case nil, .null?: return .string("{}")
+        case let other?: return .string(other.description)
         }
-        return publish(channel: deliveryChannel(channel), event: event, data: payload)
     }
 }

@@ -252,6 +252,7 @@ public final class Sandbox: @unchecked Sendable {
         nextBurst += 1
         let start = Date()
         var sent = 0
+        let payload = Edge.unsignedPayload(data)  // built once, not per event
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = rate > 0 ? max(1 / rate, 0.005) : 0.001
         timer.schedule(deadline: .now(), repeating: interval)
@@ -261,7 +262,7 @@ public final class Sandbox: @unchecked Sendable {
                 rate > 0
                 ? Int(min(Double(count), Date().timeIntervalSince(start) * rate + 1)) : min(count, sent + 1000)
             while sent < due {
-                self.edge.publishUnsigned(channel: channel, event: event, data: data)
+                self.edge.publishUnsigned(channel: channel, event: event, payload: payload)
                 sent += 1
             }
             if sent >= count {
