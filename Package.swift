@@ -42,6 +42,7 @@ let package = Package(
         // (built with -DFUZZING by Scripts/fuzz; a plain build gives a binary that explains itself).
         .executableTarget(name: "websocket-agent", dependencies: ["WebSocket"]),
         .executableTarget(name: "bird-fuzz", dependencies: ["WebSocket", "BirdWire", "BirdSandbox"]),
+        .executableTarget(name: "bird-bench", dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire"]),
 
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], exclude: ["Peers"]),
         .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),
