@@ -10,6 +10,14 @@ public enum SandboxCommandLine {
         case help
     }
 
+    /// What the arguments ask for, with the scenario of `--scenario` when given.
+    public struct Invocation: Sendable {
+        /// Run or help.
+        public var parsed: Parsed
+        /// The scenario to play after start (`--scenario NAME|FILE`).
+        public var scenario: Scenario?
+    }
+
     /// A bad flag or value, as one line for stderr.
     public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The message, without the program name.
@@ -19,7 +27,9 @@ public enum SandboxCommandLine {
     }
 
     /// The `--help` text.
-    public static let usage = """
+    public static let usage = baseUsage + scenarioUsage
+
+    private static let baseUsage = """
         bird-sandbox — a local Bird Realtime edge (WebSocket protocol 7, HTTP API, demo auth, control API)
 
         usage: bird-sandbox [options]
@@ -37,6 +47,8 @@ public enum SandboxCommandLine {
           --pong-timeout S        seconds a pinged connection has to answer (default 30)
           --tls-cert FILE         PEM certificate: serve wss:// and https:// (needs --tls-key)
           --tls-key FILE          PEM private key for --tls-cert
+          --scenario NAME|FILE    play a scripted sequence of faults after start (a built-in
+                                  below, or a JSON file; docs/SCENARIOS.md)
           --quiet                 no connection log on stderr
           -h, --help              this text
 
@@ -45,9 +57,23 @@ public enum SandboxCommandLine {
         4200 "edge restarting" and exit 0. Docs: docs/SANDBOX.md.
         """
 
+    private static var scenarioUsage: String {
+        let width = ScenarioCatalogue.all.map(\.name.count).max() ?? 0
+        let lines = ScenarioCatalogue.all.map { scenario in
+            "  " + scenario.name + String(repeating: " ", count: width - scenario.name.count + 2) + scenario.description
+        }
+        return "\n\nBuilt-in scenarios (--scenario NAME):\n" + lines.joined(separator: "\n")
+    }
+
     /// Parses the arguments (without the program name).
     public static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
+        try parseInvocation(arguments).parsed
+    }
+
+    /// Parses the arguments (without the program name), loading the `--scenario` when given.
+    public static func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
         var configuration = SandboxConfiguration()
+        var scenario: Scenario?
         var quiet = false
         var index = 0
         func fail(_ message: String) -> UsageError { UsageError(message: message) }
@@ -76,7 +102,14 @@ public enum SandboxCommandLine {
                 if inline != nil { throw fail("\(flag) takes no value") }
             }
             switch flag {
-            case "-h", "--help": return .help
+            case "-h", "--help": return Invocation(parsed: .help, scenario: nil)
+            case "--scenario":
+                let text = try value()
+                do {
+                    scenario = try ScenarioCatalogue.load(text)
+                } catch {
+                    throw fail("--scenario: \(error.message)")
+                }
             case "--host":
                 let host = try value()
                 guard !host.isEmpty else { throw fail("--host needs an address") }
@@ -122,7 +155,7 @@ public enum SandboxCommandLine {
         if (configuration.tlsCertificateFile == nil) != (configuration.tlsPrivateKeyFile == nil) {
             throw fail("--tls-cert and --tls-key go together")
         }
-        return .run(configuration, quiet: quiet)
+        return Invocation(parsed: .run(configuration, quiet: quiet), scenario: scenario)
     }
 
     private static func nonEmpty(_ flag: String, _ text: String) throws(UsageError) -> String {

@@ -16,15 +16,15 @@ func writeStderr(_ text: String) {
 // A peer or a reader that goes away must never kill the process.
 signal(SIGPIPE, SIG_IGN)
 
-let parsed: SandboxCommandLine.Parsed
+let invocation: SandboxCommandLine.Invocation
 do {
-    parsed = try SandboxCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
+    invocation = try SandboxCommandLine.parseInvocation(Array(CommandLine.arguments.dropFirst()))
 } catch {
     writeStderr("bird-sandbox: \(error.message) (try --help)\n")
     exit(2)
 }
 
-guard case .run(var configuration, let quiet) = parsed else {
+guard case .run(var configuration, let quiet) = invocation.parsed else {
     print(SandboxCommandLine.usage)
     exit(0)
 }
@@ -59,12 +59,24 @@ writeStderr(
 
     """)
 
+// The scenario runs on its own queue and logs each step to stderr (even with --quiet).
+var scenarioRunner: ScenarioRunner?
+if let scenario = invocation.scenario {
+    let runner = ScenarioRunner(scenario: scenario, control: sandbox) { line in
+        let stamp = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
+        writeStderr("[\(stamp)] \(line)\n")
+    }
+    runner.start()
+    scenarioRunner = runner
+}
+
 var signalSources: [any DispatchSourceSignal] = []
 for sig in [SIGINT, SIGTERM] {
     signal(sig, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
     source.setEventHandler {
         writeStderr("bird-sandbox: stopping (closing every connection with 4200)\n")
+        scenarioRunner?.stop()
         sandbox.stop(code: CloseCode.edgeRestarting, reason: "edge restarting")
         exit(0)
     }
