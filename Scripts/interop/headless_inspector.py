@@ -118,6 +118,24 @@ check("no TTY without --jsonl exits 2", p.returncode == 2 and "TTY" in p.stderr.
 p = subprocess.run([BIN, "--jsonl", "--app-key", "k", "--host", "example.com", "--insecure"], capture_output=True, text=True, timeout=10)
 check("--insecure refused for a non-loopback host", p.returncode == 2 and "insecure" in p.stderr, f"(exit {p.returncode})")
 
+# --sandbox --scenario: the embedded sandbox plays a built-in fault sequence.
+p = subprocess.run([BIN, "--jsonl", "--sandbox", "--demo-rate", "0", "--scenario", "rate-limited-client-events",
+                    "--duration", "6"], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+lines = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+check("--scenario rate-limited-client-events: error 4301 on onError, still connected",
+      any(l.get("type") == "error" and l.get("code") == 4301 for l in lines)
+      and not any(l.get("type") == "state" and l.get("previous") == "connected" for l in lines))
+p = subprocess.run([BIN, "--jsonl", "--sandbox", "--demo-rate", "0", "--scenario", "edge-restart",
+                    "--duration", "25"], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+states = [l for l in (json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")) if l.get("type") == "state"]
+seq = [s["current"] for s in states]
+restart = next((i for i, s in enumerate(states) if s.get("close_code") == 4200), None)
+check("--scenario edge-restart: 4200 → connecting at once, backoff while down, connected again",
+      restart is not None and states[restart]["current"] == "connecting"
+      and "unavailable" in seq[restart:] and seq[-1] == "connected", f"(states: {seq})")
+p = subprocess.run([BIN, "--sandbox", "--scenario", "no-such-scenario"], capture_output=True, text=True, timeout=10)
+check("an unknown scenario exits 2 naming the built-ins", p.returncode == 2 and "edge-restart" in p.stderr)
+
 # Secret scan (issue: security checks): a separate bird-sandbox with a recognisable app secret,
 # the inspector attached with a recognisable bearer token; neither may appear anywhere.
 import os

@@ -1,6 +1,7 @@
 // bird-inspect's command line and BIRD_* environment (parsing is pure, so it is unit-tested here;
 // the executable only prints and exits).
 
+import BirdSandbox
 import Foundation
 
 /// Everything the command line can set.
@@ -33,6 +34,8 @@ public struct InspectorOptions: Sendable, Equatable {
     public var signin = false
     /// `--sandbox-control`: a running bird-sandbox's control URL.
     public var sandboxControl: String?
+    /// `--scenario NAME|FILE`: a bird-sandbox scenario played on the embedded sandbox.
+    public var scenario: String?
     /// Demo publisher rate (events per second) for `--sandbox`.
     public var demoRate: Double = 3
     /// `--jsonl`: headless mode.
@@ -96,7 +99,8 @@ public enum Arguments {
         usage: bird-inspect [--sandbox] [--app-key K] [--region R] [--host H] [--port P] [--insecure]
                             [--ca-file F] [--auth-endpoint URL] [--auth-header 'Name: value']...
                             [--member-auth-endpoint URL] [--dialect bird|pusher] [--subscribe CH]...
-                            [--signin] [--sandbox-control URL] [--demo-rate N] [--jsonl]
+                            [--signin] [--sandbox-control URL] [--scenario NAME|FILE]
+                            [--demo-rate N] [--jsonl]
                             [--duration S] [--log-size N]
                bird-inspect --help | --version
 
@@ -113,6 +117,9 @@ public enum Arguments {
           --subscribe CH            subscribe at start, repeatable (BIRD_SUBSCRIBE, space-separated)
           --signin                  sign in at start (BIRD_SIGNIN=1)
           --sandbox-control URL     attach k (close with a code) to a running bird-sandbox (BIRD_SANDBOX_CONTROL)
+          --scenario NAME|FILE      with --sandbox: play a fault scenario (edge-restart, flaky-network,
+                                    over-capacity, terminated-member, stale-connection, auth-outage,
+                                    rate-limited-client-events, or a JSON file) (BIRD_SCENARIO)
           --demo-rate N             demo events per second with --sandbox, default 3 (BIRD_DEMO_RATE)
           --jsonl                   headless: JSON lines on stdout, commands on stdin (BIRD_JSONL=1)
           --duration S              exit after S seconds (BIRD_DURATION)
@@ -166,6 +173,7 @@ public enum Arguments {
                     o.subscribe.append(try channel(try value()))
                 case "--signin": try noValue(); o.signin = true
                 case "--sandbox-control": o.sandboxControl = try url(try value(), flag)
+                case "--scenario": o.scenario = try value()
                 case "--demo-rate": o.demoRate = try number(try value(), flag, min: 0, max: 10_000)
                 case "--jsonl": try noValue(); o.jsonl = true
                 case "--duration": o.duration = try number(try value(), flag, min: 0.001, max: 1e9)
@@ -204,6 +212,7 @@ public enum Arguments {
         if let s = env["BIRD_SUBSCRIBE"] { o.subscribe = try s.split(separator: " ").map { try channel(String($0)) } }
         o.signin = flag("BIRD_SIGNIN")
         if let u = env["BIRD_SANDBOX_CONTROL"], !u.isEmpty { o.sandboxControl = try url(u, "BIRD_SANDBOX_CONTROL") }
+        if let n = env["BIRD_SCENARIO"], !n.isEmpty { o.scenario = n }
         if let r = env["BIRD_DEMO_RATE"], !r.isEmpty { o.demoRate = try number(r, "BIRD_DEMO_RATE", min: 0, max: 10_000) }
         o.jsonl = flag("BIRD_JSONL")
         if let d = env["BIRD_DURATION"], !d.isEmpty { o.duration = try number(d, "BIRD_DURATION", min: 0.001, max: 1e9) }
@@ -213,6 +222,16 @@ public enum Arguments {
     static func check(_ o: InspectorOptions) throws {
         if !o.sandbox && (o.appKey ?? "").isEmpty { throw ArgumentError("--app-key is required (or BIRD_APP_KEY) unless --sandbox") }
         if o.sandbox && o.sandboxControl != nil { throw ArgumentError("use either --sandbox or --sandbox-control, not both") }
+        if let scenario = o.scenario {
+            guard o.sandbox else {
+                throw ArgumentError("--scenario needs --sandbox (for a separate edge: bird-sandbox --scenario \(scenario))")
+            }
+            do {
+                _ = try ScenarioCatalogue.load(scenario)
+            } catch {
+                throw ArgumentError("--scenario: \(error)")
+            }
+        }
         if o.insecure && !isLoopback(o.effectiveHost) {
             throw ArgumentError("--insecure (plain ws://) is refused for \(o.effectiveHost): only localhost, 127.0.0.1 and [::1]")
         }

@@ -18,6 +18,7 @@ final class LiveSession: @unchecked Sendable {
     private let inbox: MessageInbox
     private let controlBase: String?
     private let demo: SandboxDemo?
+    private var scenario: ScenarioRunner?
     private let queue = DispatchQueue(label: "bird-inspect.delivery")
 
     /// Connects (the client starts by itself) and subscribes `options.subscribe`, or the demo set
@@ -46,7 +47,7 @@ final class LiveSession: @unchecked Sendable {
             port = endpoints.port
             tls = false
             controlBase = endpoints.controlBase
-            note = "embedded sandbox"
+            note = options.scenario.map { "embedded sandbox · scenario \(($0 as NSString).lastPathComponent)" } ?? "embedded sandbox"
             clientOptions = BirdRealtime.Options(
                 appKey: endpoints.appKey,
                 authEndpoint: URL(string: endpoints.authEndpoint + "?member=inspector"),
@@ -82,6 +83,14 @@ final class LiveSession: @unchecked Sendable {
         for name in channels { client.subscribe(name) }
         if options.signin { perform(.signin) }
         demo?.start()
+        if let sandbox, let name = options.scenario {
+            do {
+                scenario = ScenarioRunner(scenario: try ScenarioCatalogue.load(name), control: sandbox)
+            } catch {
+                throw SessionError("--scenario: \(error)")
+            }
+            scenario?.start()
+        }
     }
 
     /// The channels subscribed at start, for the model's initial channel list.
@@ -89,6 +98,7 @@ final class LiveSession: @unchecked Sendable {
 
     /// Stops the demo, disconnects and stops the embedded sandbox.
     func shutdown() {
+        scenario?.stop()
         demo?.stop()
         client.disconnect()
         sandbox?.stop(code: 4200, reason: "edge restarting", grace: 0.2)
