@@ -36,7 +36,10 @@ extension Integration {
                     return info?.memberId == "alice" && info?.channels.contains(memberChannel) == true
                         && info?.channels.contains("news") == true
                 }
-                #expect(client.bird.currentMember?.memberId == "alice")
+                // The sandbox records the sign-in before its signin_success reaches the client.
+                await eventually("round \(round): the client knows its member again") {
+                    client.bird.currentMember?.memberId == "alice"
+                }
                 let mark = recorder.mark
                 #expect(sandbox.sandbox.publish(channel: memberChannel, event: "note", data: ["round": .number(Double(round))]) == 1)
                 #expect(sandbox.sandbox.publish(channel: "news", event: "headline", data: ["round": .number(Double(round))]) == 1)
