@@ -15,48 +15,28 @@ extension Integration {
     @Suite(.serialized) struct ScenarioIntegrationTests {
         @Test("edge-restart: connecting at once on 4200, unavailable with backoff while the port is closed, then connected")
         func edgeRestart() async throws {
-            let sandbox = try SandboxFixture()
-            defer { sandbox.stop() }
-            let client = ClientFixture(sandbox: sandbox)
-            client.bird.subscribe("news")
-            guard let first = await client.connected() else { return }
-            await client.subscribed(["news"])
-            let mark = client.recorder.mark
-
-            let run = ScaledScenario.start("edge-restart", on: sandbox.sandbox)
+            guard let run = try await ScenarioRun.start("edge-restart") else { return }
             defer { run.stop() }
-            guard let second = await client.connected(other: first, within: 20) else { return }
-            await client.subscribed(["news"])
-            await client.bird.settle()
+            guard let second = await run.reconnected(within: 20) else { return }
 
-            let changes = client.recorder.changes(since: mark)
+            let changes = run.changes
             #expect(changes.first.map { [$0.previous, $0.current] } == [.connected, .connecting], "\(changes)")
             #expect(changes.first?.cause.closeCode == 4200, "\(changes)")
             #expect(changes.contains { $0.current == .unavailable && $0.cause.isNetworkError },
                     "the closed port is a network error: \(changes)")
-            #expect(!client.recorder.retries(since: mark).isEmpty, "backoff while the edge is down")
+            #expect(!run.retries.isEmpty, "backoff while the edge is down")
             #expect(!changes.contains { $0.current == .failed }, "\(changes)")
             #expect(changes.last?.current == .connected && changes.last?.connectionId == second)
-            await client.shutdown()
         }
 
         @Test("over-capacity: unavailable on 4100, each refused retry waits, connected after the window")
         func overCapacity() async throws {
-            let sandbox = try SandboxFixture()
-            defer { sandbox.stop() }
-            let client = ClientFixture(sandbox: sandbox)
-            client.bird.subscribe("news")
-            guard let first = await client.connected() else { return }
-            let mark = client.recorder.mark
-
-            let run = ScaledScenario.start("over-capacity", on: sandbox.sandbox)
+            guard let run = try await ScenarioRun.start("over-capacity") else { return }
             defer { run.stop() }
             // Refusal window: 15 s scaled to 3 s; then the next retry connects.
-            guard await client.connected(other: first, within: 25) != nil else { return }
-            await client.subscribed(["news"])
-            await client.bird.settle()
+            guard await run.reconnected(within: 25) != nil else { return }
 
-            let changes = client.recorder.changes(since: mark)
+            let changes = run.changes
             #expect(changes.first.map { [$0.previous, $0.current] } == [.connected, .unavailable], "\(changes)")
             #expect(changes.first?.cause.closeCode == 4100)
             // Every attempt inside the window was refused with 4100 (backoff band), none failed.
@@ -65,63 +45,43 @@ extension Integration {
                     "\(attempts)")
             #expect(attempts.last?.current == .connected)
             #expect(!changes.contains { $0.current == .failed })
-            let retries = client.recorder.retries(since: mark)
+            let retries = run.retries
             #expect(retries.count == changes.filter { $0.current == .unavailable }.count,
                     "one connecting_in per unavailable: \(retries) / \(changes)")
-            #expect(zip(retries, retries.dropFirst()).allSatisfy { $1.attempt == $0.attempt + 1 }, "attempts grow: \(retries.map(\.attempt))")
-            await client.shutdown()
+            #expect(zip(retries, retries.dropFirst()).allSatisfy { $1.attempt == $0.attempt + 1 },
+                    "attempts grow: \(retries.map(\.attempt))")
         }
 
         @Test("terminated-member: failed with 4009 \"terminated by the app\", no retry")
         func terminatedMember() async throws {
-            let sandbox = try SandboxFixture()
-            defer { sandbox.stop() }
-            let client = ClientFixture(sandbox: sandbox, member: "alice")
-            guard await client.connected() != nil else { return }
-            _ = try await client.bird.signin()
-            await eventually("the sandbox has alice signed in") {
-                sandbox.sandbox.connections().contains { $0.memberId == "alice" }
-            }
-            let mark = client.recorder.mark
-
-            let run = ScaledScenario.start("terminated-member", on: sandbox.sandbox)
+            guard let run = try await ScenarioRun.start("terminated-member", member: "alice", channels: []) else { return }
             defer { run.stop() }
-            await eventually("failed") { client.state == .failed }
+            await eventually("failed") { run.client.state == .failed }
             // Longer than any scaled backoff: nothing may follow `failed`.
             try await Task.sleep(for: .seconds(2))
-            await client.bird.settle()
+            await run.client.bird.settle()
 
-            let changes = client.recorder.changes(since: mark)
+            let changes = run.changes
             #expect(changes.map { [$0.previous, $0.current] } == [[.connected, .failed]], "\(changes)")
             #expect(changes.first?.cause.closeCode == 4009)
-            #expect(client.recorder.retries(since: mark).isEmpty)
-            let errors = client.recorder.errors(since: mark)
+            #expect(run.retries.isEmpty)
+            let errors = run.client.recorder.errors(since: run.mark)
             #expect(errors.contains { $0.code == 4009 && $0.reason == "terminated by the app" }, "\(errors)")
-            #expect(client.state == .failed)
         }
 
         @Test("stale-connection: ping, 4201 after the pong timeout, connected again at once")
         func staleConnection() async throws {
-            let sandbox = try SandboxFixture()  // activity 2 s, pong 1 s (client too)
-            defer { sandbox.stop() }
-            let client = ClientFixture(sandbox: sandbox)
-            client.bird.subscribe("news")
-            guard let first = await client.connected() else { return }
-            await client.subscribed(["news"])
-            let mark = client.recorder.mark
-
-            let run = ScaledScenario.start("stale-connection", on: sandbox.sandbox)
+            // The fixtures' activity timeout is 2 s and pong timeout 1 s, client and sandbox.
+            guard let run = try await ScenarioRun.start("stale-connection") else { return }
             defer { run.stop() }
-            guard let second = await client.connected(other: first, within: 15) else { return }
-            await client.subscribed(["news"])
-            await client.bird.settle()
+            guard let second = await run.reconnected(within: 15) else { return }
 
-            let changes = client.recorder.changes(since: mark)
+            let changes = run.changes
             #expect(changes.map(\.current) == [.connecting, .connected], "\(changes)")
             #expect(changes.first?.cause == .pongTimeout)
             #expect(changes.last?.connectionId == second)
-            #expect(client.recorder.retries(since: mark).isEmpty, "4201 reconnects with no wait")
-            let pings = client.recorder.wire(since: mark).filter {
+            #expect(run.retries.isEmpty, "4201 reconnects with no wait")
+            let pings = run.client.recorder.wire(since: run.mark).filter {
                 $0.0 == .outbound && (try? WireMessage.decode($0.1))?.event == "bird:ping"
             }
             #expect(!pings.isEmpty, "the client pinged the silent edge")
@@ -129,96 +89,121 @@ extension Integration {
 
         @Test("auth-outage: stays connected; public channels subscribe, private ones and sign-in get 503; all recover")
         func authOutage() async throws {
-            let sandbox = try SandboxFixture()
-            defer { sandbox.stop() }
-            let client = ClientFixture(sandbox: sandbox, member: "alice")
-            let recorder = client.recorder
-            client.bird.subscribe("news")
-            client.bird.subscribe("private-orders")
-            guard let first = await client.connected() else { return }
-            _ = try await client.bird.signin()
-            await client.subscribed(["news", "private-orders"])
-            let mark = recorder.mark
-
-            let run = ScaledScenario.start("auth-outage", on: sandbox.sandbox)
+            guard let run = try await ScenarioRun.start(
+                "auth-outage", member: "alice", channels: ["news", "private-orders"]) else { return }
             defer { run.stop() }
+            let recorder = run.client.recorder
+            let mark = run.mark
             // 2 s scaled: 503 and 4200; the client reconnects at once and its private channel fails.
-            guard let during = await client.connected(other: first) else { return }
+            guard let during = await run.client.connected(other: run.first) else { return }
             await eventually("private-orders failed with 503") {
                 recorder.events(since: mark).contains {
                     $0.channel == "private-orders" && $0.name == BirdProtocol.Event.subscriptionError
                         && $0.data?["status"]?.intValue == 503
                 }
             }
-            await client.subscribed(["news"])
+            await run.client.subscribed(["news"])
             await eventually("the failed sign-in reached onSigninError") { !recorder.signinErrors(since: mark).isEmpty }
-            #expect(client.bird.channel(named: "private-orders")?.subscribed != true)
+            #expect(run.client.bird.channel(named: "private-orders")?.subscribed != true)
 
             // 32 s scaled: recovered and 4200 again; everything comes back.
-            guard await client.connected(other: during, within: 20) != nil else { return }
-            await client.subscribed(["news", "private-orders"])
-            await eventually("signed in again as alice") { client.bird.currentMember?.memberId == "alice" }
-            await client.bird.settle()
+            guard await run.reconnected(other: during, within: 20) != nil else { return }
+            await eventually("signed in again as alice") { run.client.bird.currentMember?.memberId == "alice" }
 
-            let changes = recorder.changes(since: mark)
+            let changes = run.changes
             #expect(changes.allSatisfy { [.connecting, .connected].contains($0.current) }, "\(changes)")
             #expect(changes.filter { $0.current == .connecting }.allSatisfy { $0.cause.closeCode == 4200 })
-            #expect(recorder.retries(since: mark).isEmpty, "4200 reconnects with no wait")
+            #expect(run.retries.isEmpty, "4200 reconnects with no wait")
             #expect(!recorder.errors(since: mark).contains { $0.code == 4009 }, "an outage is not a 4009")
-            await client.shutdown()
         }
 
         @Test("rate-limited-client-events: onError 4301 and the connection stays up")
         func rateLimitedClientEvents() async throws {
-            let sandbox = try SandboxFixture()
-            defer { sandbox.stop() }
-            let client = ClientFixture(sandbox: sandbox)
-            client.bird.subscribe("news")
-            guard let id = await client.connected() else { return }
-            let mark = client.recorder.mark
-
-            let run = ScaledScenario.start("rate-limited-client-events", on: sandbox.sandbox)
+            guard let run = try await ScenarioRun.start("rate-limited-client-events") else { return }
             defer { run.stop() }
-            await eventually("onError 4301") { client.recorder.errors(since: mark).contains { $0.code == 4301 } }
+            await eventually("onError 4301") { run.client.recorder.errors(since: run.mark).contains { $0.code == 4301 } }
             try await Task.sleep(for: .milliseconds(500))
-            await client.bird.settle()
-            #expect(client.recorder.changes(since: mark).isEmpty, "no state change")
-            #expect(client.bird.connectionId == id)
-            await client.shutdown()
+            await run.client.bird.settle()
+            #expect(run.changes.isEmpty, "no state change")
+            #expect(run.client.bird.connectionId == run.first)
         }
 
         @Test("flaky-network: drops and silences only ever lead back to connected, channels come back")
         func flakyNetwork() async throws {
-            let sandbox = try SandboxFixture()
-            defer { sandbox.stop() }
-            let client = ClientFixture(sandbox: sandbox)
-            client.bird.subscribe("news")
-            guard let first = await client.connected() else { return }
-            await client.subscribed(["news"])
-            let mark = client.recorder.mark
-
-            let run = ScaledScenario.start("flaky-network", on: sandbox.sandbox)
+            guard let run = try await ScenarioRun.start("flaky-network") else { return }
+            defer { run.stop() }
             // Several passes of the loop (drops every 0.4–1.2 s scaled).
             await eventually("three reconnects") {
-                Set(client.recorder.connectedIds).subtracting([first]).count >= 3
+                Set(run.client.recorder.connectedIds).subtracting([run.first]).count >= 3
             }
-            run.stop()
-            guard await client.connected(within: 20) != nil else { return }
-            await client.subscribed(["news"])
-            await client.bird.settle()
+            run.scenario.stop()
+            guard await run.client.connected(within: 20) != nil else { return }
+            await run.client.subscribed(["news"])
+            await run.client.bird.settle()
 
-            let changes = client.recorder.changes(since: mark)
+            let changes = run.changes
             #expect(!changes.contains { [.failed, .disconnected].contains($0.current) }, "\(changes)")
             for change in changes where change.current == .unavailable {
                 #expect(change.cause.closeCode == 1006 || change.cause.isNetworkError, "\(change)")
             }
-            let eventMark = client.recorder.mark
-            #expect(sandbox.sandbox.publish(channel: "news", event: "after-flaky", data: ["ok": true]) == 1)
+            let eventMark = run.client.recorder.mark
+            #expect(run.sandbox.sandbox.publish(channel: "news", event: "after-flaky", data: ["ok": true]) == 1)
             await eventually("news delivers after the flaky run") {
-                !client.recorder.events("after-flaky", on: "news", since: eventMark).isEmpty
+                !run.client.recorder.events("after-flaky", on: "news", since: eventMark).isEmpty
             }
-            await client.shutdown()
         }
+    }
+}
+
+/// A sandbox, a client connected to it (signed in as `member` when given) with its channels
+/// subscribed, and a built-in scenario started after that.
+struct ScenarioRun {
+    let sandbox: SandboxFixture
+    let client: ClientFixture
+    let channels: [String]
+    /// The connection id before the scenario.
+    let first: String
+    /// The recorder's position when the scenario started.
+    let mark: Recorder.Mark
+    let scenario: ScaledScenario
+
+    static func start(_ name: String, member: String? = nil, channels: [String] = ["news"]) async throws
+        -> ScenarioRun?
+    {
+        let sandbox = try SandboxFixture()
+        let client = ClientFixture(sandbox: sandbox, member: member)
+        for name in channels { client.bird.subscribe(name) }
+        guard let first = await client.connected() else {
+            sandbox.stop()
+            return nil
+        }
+        if let member {
+            _ = try await client.bird.signin()
+            await eventually("the sandbox has \(member) signed in") {
+                sandbox.sandbox.connections().contains { $0.memberId == member }
+            }
+        }
+        await client.subscribed(channels)
+        let mark = client.recorder.mark
+        return ScenarioRun(sandbox: sandbox, client: client, channels: channels, first: first, mark: mark,
+                           scenario: ScaledScenario.start(name, on: sandbox.sandbox))
+    }
+
+    /// Waits for a connection other than `other` (default: the first) with every channel back.
+    func reconnected(other: String? = nil, within seconds: Double) async -> String? {
+        guard let id = await client.connected(other: other ?? first, within: seconds) else { return nil }
+        await client.subscribed(channels)
+        await client.bird.settle()
+        return id
+    }
+
+    var changes: [StateChange] { client.recorder.changes(since: mark) }
+    var retries: [RetrySchedule] { client.recorder.retries(since: mark) }
+
+    func stop() {
+        scenario.stop()
+        if client.state != .failed { client.bird.disconnect() }
+        sandbox.stop()
     }
 }
 
