@@ -2,13 +2,18 @@
 """bird-inspect --jsonl against its embedded sandbox: a scripted stdin session whose JSON lines
 are checked (PROTOCOL.md part E), plus the exit codes and the absence of secrets."""
 import json
+import os
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
-BIN = sys.argv[1]
+# The binary: the first argument (Scripts/stages/65-headless), else $BIRD_INSPECT_BIN.
+BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BIRD_INSPECT_BIN", "")
+if not BIN or not os.access(BIN, os.X_OK):
+    sys.exit(f"headless: no bird-inspect binary (argument or BIRD_INSPECT_BIN): {BIN!r}")
 passed = 0
 failed = 0
 
@@ -136,9 +141,126 @@ check("--scenario edge-restart: 4200 → connecting at once, backoff while down,
 p = subprocess.run([BIN, "--sandbox", "--scenario", "no-such-scenario"], capture_output=True, text=True, timeout=10)
 check("an unknown scenario exits 2 naming the built-ins", p.returncode == 2 and "edge-restart" in p.stderr)
 
+# --record / --replay (docs/RECORDING.md): a recorded --jsonl session with a fault scenario,
+# private and presence channels (the embedded sandbox's demo auth), sign-in and a client event;
+# then the file replayed headless must give the same lines with only ts changed.
+TMP = tempfile.mkdtemp(prefix="bird-rec-")
+REC = os.path.join(TMP, "session.jsonl")
+HEX64 = re.compile(r":[0-9a-f]{64}")
+
+
+def without_ts(lines):
+    return [re.sub(r'^\{"ts":"[^"]*",', "{", l) for l in lines]
+
+
+rec = subprocess.Popen([BIN, "--jsonl", "--sandbox", "--scenario", "rate-limited-client-events", "--demo-rate", "5",
+                        "--subscribe", "demo-orders", "--subscribe", "private-rec", "--subscribe", "presence-rec",
+                        "--signin", "--auth-header", "Authorization: Bearer SECRETTOKEN",
+                        "--record", REC, "--duration", "5"],
+                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+time.sleep(2)
+rec.stdin.write('trigger private-rec client-rec {"x":1}\n')
+rec.stdin.flush()
+try:
+    rec_out, rec_err = rec.communicate(timeout=30)
+except subprocess.TimeoutExpired:
+    rec.kill()
+    rec_out, rec_err = rec.communicate()
+check("--jsonl --record exits 0 at the end of --duration", rec.returncode == 0, f"(exit {rec.returncode}: {rec_err[-300:]})")
+file_text = open(REC, encoding="utf-8").read() if os.path.exists(REC) else ""
+file_lines = file_text.splitlines()
+check("--jsonl --record: stdout carries exactly the file's lines", rec_out.splitlines() == file_lines and len(file_lines) > 5,
+      f"({len(rec_out.splitlines())} stdout lines, {len(file_lines)} file lines)")
+entries = []
+for l in file_lines:
+    try:
+        entries.append(json.loads(l))
+    except ValueError:
+        entries.append({"type": "<not json>", "text": l})
+header = entries[0] if entries else {}
+check("the header comes first: type recording, version 1, the edge and channels",
+      header.get("type") == "recording" and header.get("version") == 1 and header.get("mono_ms") == 0
+      and header.get("host") == "127.0.0.1" and "private-rec" in header.get("channels", []), f"({header})")
+check("every line is JSON with ts, mono_ms and type",
+      all(isinstance(e.get("mono_ms"), (int, float)) and "ts" in e and "type" in e for e in entries))
+monos = [e.get("mono_ms", -1) for e in entries]
+check("mono_ms never goes backwards", all(a <= b for a, b in zip(monos, monos[1:])))
+types = [e.get("type") for e in entries]
+wire_in = [e for e in entries if e.get("type") == "wire" and e.get("direction") == "in"]
+wire_out = [e for e in entries if e.get("type") == "wire" and e.get("direction") == "out"]
+check("wire in entries (handshake, events)", any("connection_established" in e.get("text", "") for e in wire_in)
+      and any("order-updated" in e.get("text", "") for e in wire_in))
+check("wire out entries (subscribe, the client event)", any("subscribe" in e.get("text", "") for e in wire_out)
+      and any("client-rec" in e.get("text", "") for e in wire_out))
+auths = [e for e in entries if e.get("type") == "auth"]
+check("auth entries: channel requests with their channel and status, no query string",
+      {e.get("channel") for e in auths if e.get("kind") == "channel"} >= {"private-rec", "presence-rec"}
+      and all(e.get("status") == 200 and "?" not in e.get("endpoint", "") and isinstance(e.get("ms"), int) for e in auths),
+      f"({auths})")
+check("auth entries: the sign-in request", any(e.get("kind") == "signin" for e in auths))
+check("E lines are recorded too: state, subscribed, members, signin, sent, the 4301 error",
+      {"state", "subscribed", "members", "signin", "sent", "error"} <= set(types), f"({sorted(set(types))})")
+first_wire = next((i for i, t in enumerate(types) if t == "wire"), None)
+connected_at = next((i for i, e in enumerate(entries) if e.get("type") == "state" and e.get("current") == "connected"), None)
+check("entries keep the order they happened in (the handshake's wire entry before the connected state)",
+      first_wire is not None and connected_at is not None and first_wire < connected_at)
+check("no secret in the recording: sandbox secret, bearer token, signatures",
+      "sandbox-secret" not in file_text and "SECRETTOKEN" not in file_text and not HEX64.search(file_text)
+      and not re.search(r'\\?"auth\\?":\\?"[^"\\]*:[0-9a-f]{64}', file_text))
+check("signatures in wire text are kept redacted", "sandbox-key:<redacted>" in file_text)
+check("nothing secret on stderr either", "SECRETTOKEN" not in rec_err and not HEX64.search(rec_err))
+
+rp = subprocess.run([BIN, "--jsonl", "--replay", REC, "--speed", "0"], capture_output=True, text=True, timeout=30)
+check("--jsonl --replay --speed 0 exits 0", rp.returncode == 0, f"(exit {rp.returncode}: {rp.stderr})")
+check("the replayed stream equals the recording compared without ts",
+      without_ts(rp.stdout.splitlines()) == without_ts(file_lines) and len(file_lines) > 5)
+check("replayed ts are the time of printing",
+      all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", json.loads(l)["ts"]) for l in rp.stdout.splitlines())
+      and json.loads(rp.stdout.splitlines()[0])["ts"] != header.get("ts"))
+last_mono = monos[-1] / 1000 if monos else 0
+started = time.time()
+rp = subprocess.run([BIN, "--jsonl", "--replay", REC, "--speed", "4"], capture_output=True, text=True, timeout=30)
+took = time.time() - started
+check("--speed 4 paces the replay by mono_ms / 4", rp.returncode == 0 and last_mono / 4 - 0.2 <= took <= last_mono / 4 + 2,
+      f"(took {took:.2f}s for {last_mono:.2f}s recorded)")
+
+# Reader errors and flag rules.
+bad = os.path.join(TMP, "bad.jsonl")
+with open(bad, "w") as f:
+    f.write(file_lines[0] + "\n" + file_lines[1] + "\nnot json\n" + file_lines[2] + "\n" + '{"ts":"x","mono_ms":9,"type":"ev')
+rp = subprocess.run([BIN, "--jsonl", "--replay", bad, "--speed", "0"], capture_output=True, text=True, timeout=10)
+check("a bad line is skipped with a warning naming it; the rest plays; exit 0",
+      rp.returncode == 0 and len(rp.stdout.splitlines()) == 3 and "line 3: not JSON" in rp.stderr and "line 5" in rp.stderr,
+      f"(exit {rp.returncode}: {rp.stderr})")
+p = subprocess.run([BIN, "--jsonl", "--replay", os.path.join(TMP, "missing.jsonl")], capture_output=True, text=True, timeout=10)
+check("a missing file: one clear line, exit 1", p.returncode == 1 and "no such file" in p.stderr and p.stderr.count("\n") == 1,
+      f"(exit {p.returncode}: {p.stderr})")
+notrec = os.path.join(TMP, "notrec.jsonl")
+with open(notrec, "w") as f:
+    f.write('{"ts":"2026-01-01T00:00:00.000Z","type":"state","previous":"initialized","current":"connecting"}\n')
+p = subprocess.run([BIN, "--jsonl", "--replay", notrec], capture_output=True, text=True, timeout=10)
+check("not a recording (no header): exit 1 saying so", p.returncode == 1 and "not a bird-inspect recording" in p.stderr)
+future = os.path.join(TMP, "future.jsonl")
+with open(future, "w") as f:
+    f.write(file_lines[0].replace('"version":1', '"version":7') + "\n")
+p = subprocess.run([BIN, "--jsonl", "--replay", future], capture_output=True, text=True, timeout=10)
+check("an unknown version: exit 1 naming it", p.returncode == 1 and "version 7 is not supported" in p.stderr, f"({p.stderr})")
+p = subprocess.run([BIN, "--jsonl", "--sandbox", "--record", os.path.join(TMP, "no", "such", "dir.jsonl")],
+                   stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=10)
+check("--record to an unwritable path: one clear line, exit 1", p.returncode == 1 and "cannot open" in p.stderr,
+      f"(exit {p.returncode}: {p.stderr})")
+for args, what in [(["--sandbox", "--speed", "2"], "--speed needs --replay"),
+                   (["--replay", REC, "--sandbox"], "--sandbox cannot be used"),
+                   (["--replay", REC, "--record", os.path.join(TMP, "x.jsonl")], "--record cannot be used"),
+                   (["--replay", REC, "--speed", "-1"], "--speed must be")]:
+    p = subprocess.run([BIN, "--jsonl", *args], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=10)
+    check(f"{' '.join(a if a != REC else 'FILE' for a in args)} → exit 2", p.returncode == 2 and what in p.stderr,
+          f"(exit {p.returncode}: {p.stderr[:200]})")
+
 # Secret scan (issue: security checks): a separate bird-sandbox with a recognisable app secret,
-# the inspector attached with a recognisable bearer token; neither may appear anywhere.
-import os
+# the inspector attached with a recognisable bearer token; neither may appear anywhere — the
+# session is recorded too, so the recording is scanned as well.
+SCAN_REC = os.path.join(TMP, "scan.jsonl")
 APP_SECRET = "app-secret-RECOGNISABLE-4711"
 TOKEN = "token-RECOGNISABLE-0815"
 sandbox_bin = os.path.join(os.path.dirname(BIN), "bird-sandbox")
@@ -151,7 +273,7 @@ try:
                  "--auth-endpoint", info["auth_endpoint"] + "?member=scan",
                  "--member-auth-endpoint", info["member_auth_endpoint"] + "?member=scan",
                  "--auth-header", f"Authorization: Bearer {TOKEN}",
-                 "--subscribe", "private-scan", "--subscribe", "presence-scan", "--signin")
+                 "--subscribe", "private-scan", "--subscribe", "presence-scan", "--signin", "--record", SCAN_REC)
     ok = s2.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "presence-scan", 30)
     check("attached to a separate bird-sandbox: private and presence channels authorized", ok is not None)
     s2.send('trigger private-scan client-scan {"x":1}')
@@ -162,6 +284,10 @@ try:
     except subprocess.TimeoutExpired:
         s2.proc.kill()
     out = "".join(s2.raw) + s2.proc.stderr.read()
+    scan_text = open(SCAN_REC, encoding="utf-8").read() if os.path.exists(SCAN_REC) else ""
+    out += scan_text
+    check("the recorded scan has auth entries for both endpoints and no query strings",
+          '"kind":"channel"' in scan_text and '"kind":"signin"' in scan_text and "member=scan" not in scan_text)
 finally:
     sb.terminate()
     try:
@@ -171,9 +297,11 @@ finally:
         sb_out, sb_err = sb.communicate()
 everything = out + sb_out + sb_err
 for secret in (APP_SECRET, TOKEN):
-    check(f"{secret} appears nowhere (inspector stdout/stderr, sandbox stdout/stderr)", secret not in everything)
+    check(f"{secret} appears nowhere (inspector stdout/stderr and recording, sandbox stdout/stderr)", secret not in everything)
 check("no full auth signature appears anywhere", not re.search(r":[0-9a-f]{64}", everything))
 check("the sandbox logged the session (the scan saw real output)", "private-scan" in sb_err)
 
+import shutil
+shutil.rmtree(TMP, ignore_errors=True)
 print(f"headless: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -44,6 +44,12 @@ public struct InspectorOptions: Sendable, Equatable {
     public var duration: Double?
     /// `--log-size`: event log entries kept.
     public var logSize = 10_000
+    /// `--record FILE`: write a recording of the session (docs/RECORDING.md).
+    public var record: String?
+    /// `--replay FILE`: play a recording instead of connecting.
+    public var replay: String?
+    /// `--speed X` with `--replay`: playback speed (0: no waits).
+    public var speed: Double = 1
 
     /// Defaults.
     public init() {}
@@ -100,8 +106,9 @@ public enum Arguments {
                             [--ca-file F] [--auth-endpoint URL] [--auth-header 'Name: value']...
                             [--member-auth-endpoint URL] [--dialect bird|pusher] [--subscribe CH]...
                             [--signin] [--sandbox-control URL] [--scenario NAME|FILE]
-                            [--demo-rate N] [--jsonl]
+                            [--demo-rate N] [--jsonl] [--record FILE]
                             [--duration S] [--log-size N]
+               bird-inspect --replay FILE [--speed X] [--jsonl] [--duration S] [--log-size N]
                bird-inspect --help | --version
 
           --sandbox                 run an embedded sandbox on a free loopback port, with demo channels
@@ -124,6 +131,10 @@ public enum Arguments {
           --jsonl                   headless: JSON lines on stdout, commands on stdin (BIRD_JSONL=1)
           --duration S              exit after S seconds (BIRD_DURATION)
           --log-size N              event log entries kept, default 10000 (BIRD_LOG_SIZE)
+          --record FILE             also write a recording of the session to FILE (docs/RECORDING.md;
+                                    secrets redacted); with --jsonl stdout carries the same lines (BIRD_RECORD)
+          --replay FILE             play a recording: no client, no network (BIRD_REPLAY)
+          --speed X                 with --replay: playback speed, default 1; 0 plays without waiting (BIRD_SPEED)
           --help, --version
         """
 
@@ -134,6 +145,7 @@ public enum Arguments {
             try applyEnvironment(environment, &o)
             var envSubscribe = true
             var envHeaders = true
+            var given: [String] = []
             var i = 0
             while i < args.count {
                 var flag = args[i]
@@ -178,11 +190,17 @@ public enum Arguments {
                 case "--jsonl": try noValue(); o.jsonl = true
                 case "--duration": o.duration = try number(try value(), flag, min: 0.001, max: 1e9)
                 case "--log-size": o.logSize = try integer(try value(), flag, min: 1, max: 10_000_000)
+                case "--record": o.record = try path(try value(), flag)
+                case "--replay": o.replay = try path(try value(), flag)
+                case "--speed": o.speed = try number(try value(), flag, min: 0, max: 1_000_000)
                 default:
                     throw ArgumentError(flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
                 }
+                given.append(flag)
                 i += 1
             }
+            try checkReplay(o, given: given)
+            if o.replay != nil { return .success(.run(o)) }
             try check(o)
         } catch let error as ArgumentError {
             return .failure(error)
@@ -217,6 +235,25 @@ public enum Arguments {
         o.jsonl = flag("BIRD_JSONL")
         if let d = env["BIRD_DURATION"], !d.isEmpty { o.duration = try number(d, "BIRD_DURATION", min: 0.001, max: 1e9) }
         if let n = env["BIRD_LOG_SIZE"], !n.isEmpty { o.logSize = try integer(n, "BIRD_LOG_SIZE", min: 1, max: 10_000_000) }
+        if let f = env["BIRD_RECORD"], !f.isEmpty { o.record = f }
+        if let f = env["BIRD_REPLAY"], !f.isEmpty { o.replay = f }
+        if let x = env["BIRD_SPEED"], !x.isEmpty { o.speed = try number(x, "BIRD_SPEED", min: 0, max: 1_000_000) }
+    }
+
+    /// Flags that make no sense with `--replay` (it has no client and no network).
+    static let liveFlags = ["--sandbox", "--host", "--port", "--record", "--subscribe", "--scenario", "--signin",
+                            "--sandbox-control"]
+
+    /// `--replay` and `--speed` rules. With `--replay`, the live settings that came from BIRD_*
+    /// variables are ignored; the same settings given as flags are errors.
+    static func checkReplay(_ o: InspectorOptions, given: [String]) throws {
+        guard o.replay != nil else {
+            if given.contains("--speed") { throw ArgumentError("--speed needs --replay FILE") }
+            return
+        }
+        if let flag = liveFlags.first(where: given.contains) {
+            throw ArgumentError("--replay plays a recording without a network: \(flag) cannot be used with it")
+        }
     }
 
     static func check(_ o: InspectorOptions) throws {
@@ -281,6 +318,12 @@ public enum Arguments {
 
     static func channel(_ s: String) throws -> String {
         if let problem = ChannelRules.nameProblem(s) { throw ArgumentError("--subscribe \(s): \(problem)") }
+        return s
+    }
+
+    static func path(_ s: String, _ name: String) throws -> String {
+        guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw ArgumentError("\(name) needs a file name") }
+        if s.hasPrefix("-") && s.count > 1 { throw ArgumentError("\(name) needs a file name, not the flag “\(s)”") }
         return s
     }
 

@@ -39,6 +39,9 @@ public enum TransitionCause: Sendable, Equatable {
     case signout
     /// Anything else, described.
     case other(String)
+    /// A cause read back from a recording that names none of the above: the recorded text and
+    /// close code (so the Connection pane still shows the code and its band).
+    case recorded(text: String, closeCode: Int?)
 
     /// A short human description ("server closed: 4009 unauthorized").
     public var text: String {
@@ -58,6 +61,7 @@ public enum TransitionCause: Sendable, Equatable {
         case .dropped: return "socket dropped"
         case .signout: return "signed out"
         case .other(let message): return message
+        case .recorded(let text, _): return text
         }
     }
 
@@ -67,6 +71,7 @@ public enum TransitionCause: Sendable, Equatable {
         case .closed(let code, _, _): return code
         case .pongTimeout: return 4201
         case .dropped: return 1006
+        case .recorded(_, let code): return code
         default: return nil
         }
     }

@@ -25,6 +25,22 @@ public enum Command: Sendable, Equatable {
     case closeConnection(connectionId: String, code: Int, reason: String)
     /// Exit the inspector.
     case quit
+
+    /// The command's word in the command language ("subscribe", "close").
+    public var verb: String {
+        switch self {
+        case .subscribe: return "subscribe"
+        case .unsubscribe: return "unsubscribe"
+        case .trigger: return "trigger"
+        case .signin: return "signin"
+        case .signout: return "signout"
+        case .disconnect: return "disconnect"
+        case .connect: return "connect"
+        case .drop: return "drop"
+        case .closeConnection: return "close"
+        case .quit: return "quit"
+        }
+    }
 }
 
 /// The text command language shared by `:` in the TUI and stdin in `--jsonl` mode.

@@ -16,6 +16,13 @@ extension Inspector {
             }
         }
 
+        // Replay position.
+        if let r = model.replay {
+            for part in DisplayWidth.wrap(r.statusText, width: max(1, width)) {
+                lines.append([(part, CellStyle(r.finished ? .good : .accent, bold: true))])
+            }
+        }
+
         // State and since when.
         var state: [(String, CellStyle)] = [("● ", CellStyle(stateRole(c.state), bold: true)),
                                            (c.state.rawValue, CellStyle(stateRole(c.state), bold: true))]

@@ -33,10 +33,16 @@ extension Inspector {
             grid.put(DisplayWidth.truncate(flash.text, to: w), x: 0, y: y, style: CellStyle(flash.isError ? .bad : .info, bold: true))
             return
         }
-        let bindings = KeyBindings.scope(scope(of: model.mode)).filter(\.inFooter)
-        let essential: Set<Action> = [.subscribe, .trigger, .filter, .pause, .detail, .commandLine, .help, .quit]
+        var bindings = KeyBindings.scope(scope(of: model.mode)).filter(\.inFooter)
+        if model.replay != nil && model.mode == .normal {
+            // Replaying: the playback keys first; keys that would talk to an edge are left out.
+            bindings = KeyBindings.scope(.replay).filter(\.inFooter) + bindings.filter { !$0.liveOnly }
+        }
+        let essential: Set<Action> = [.subscribe, .trigger, .filter, .pause, .detail, .commandLine, .help, .quit,
+                                      .playPause, .step, .nextState]
         var items: [(key: String, label: String, ok: Bool, pinned: Bool)] = bindings.map { b in
-            let label = b.action == .pause && model.paused ? "follow" : b.label
+            var label = b.action == .pause && model.paused ? "follow" : b.label
+            if b.action == .playPause, model.replay?.paused == true { label = "resume replay" }
             return (b.keys[0].name, label, b.unavailable(model) == nil, b.action == .help || b.action == .quit)
         }
         var keep = bindings.map { essential.contains($0.action) }

@@ -1,13 +1,15 @@
-// PROTOCOL.md part E: one JSON object per line for `--jsonl` (and, later, recordings).
+// PROTOCOL.md part E: one JSON object per line for `--jsonl` and for recordings (docs/RECORDING.md).
+// The inverse (a line back into a `ClientEvent`) is in JSONLinesDecoding.swift.
 
 import Foundation
 
 /// Encodes client events as the headless mode's JSON lines (secrets redacted).
 public enum JSONLines {
-    /// The full line: `{"ts":"…","type":"…",…}`.
-    public static func line(_ event: ClientEvent, at time: Date) -> String {
-        let body = fields(event)
-        return "{" + (["\"ts\":" + JSONText.quote(TimeText.iso(time))] + body).joined(separator: ",") + "}"
+    /// The full line: `{"ts":"…","type":"…",…}`; in a recording `mono_ms` follows `ts`.
+    public static func line(_ event: ClientEvent, at time: Date, monoMs: Double? = nil) -> String {
+        var head = ["\"ts\":" + JSONText.quote(TimeText.iso(time))]
+        if let monoMs { head.append("\"mono_ms\":" + Transcript.monoText(monoMs)) }
+        return "{" + (head + fields(event)).joined(separator: ",") + "}"
     }
 
     /// The object without `ts` (used by the detail view and for comparing replays).
@@ -52,12 +54,12 @@ public enum JSONLines {
             f += [s("previous", c.previous.rawValue), s("current", c.current.rawValue)]
             if let id = c.connectionId { f.append(s("connection_id", id)) }
             if let cause = c.cause {
-                f.append(s("cause", cause.text))
+                f.append(s("cause", Redaction.scrub(cause.text)))
                 if let code = cause.closeCode { f.append(n("close_code", code)) }
             }
         case .retryScheduled(let r):
             f += [n("in_ms", Int((r.delay.seconds * 1000).rounded())), n("attempt", r.attempt)]
-            f.append(r.cause.map { s("cause", $0.text) } ?? raw("cause", "null"))
+            f.append(r.cause.map { s("cause", Redaction.scrub($0.text)) } ?? raw("cause", "null"))
         case .subscribed(let ch):
             f.append(s("channel", ch))
         case .subscriptionError(let ch, let e):
@@ -88,11 +90,11 @@ public enum JSONLines {
         case .error(let r):
             if let code = r.code { f.append(n("code", code)) }
             f.append(s("message", Redaction.scrub(r.message)))
-            if let reason = r.reason { f.append(s("reason", reason)) }
+            if let reason = r.reason { f.append(s("reason", Redaction.scrub(reason))) }
         case .sent(let ch, let ev, _):
             f += [s("channel", ch), s("event", ev)]
         case .commandError(let command, let message):
-            f += [s("command", command), s("message", message)]
+            f += [s("command", Redaction.scrub(command)), s("message", Redaction.scrub(message))]
         }
         return f
     }

@@ -60,6 +60,53 @@ public enum JSONText {
         return line
     }
 
+    /// One-line text of a parsed value (secrets redacted, strings holding JSON left as strings).
+    static func compact(_ node: JSONNode) -> String {
+        var out: [String] = []
+        var line = ""
+        write(node, indent: 0, pretty: false, line: &line, out: &out, secretKey: false)
+        return line
+    }
+
+    /// The members of a JSON object text with the UTF-8 byte range of each raw value, in source
+    /// order; nil when `text` is not one JSON object. Lets a caller replace one value and keep
+    /// every other byte (a replayed recording line differs from the file only in `ts`).
+    static func memberRanges(_ text: String) -> [(key: String, value: Range<Int>)]? {
+        var reader = Reader(bytes: Array(text.utf8))
+        reader.skipSpace()
+        guard reader.i < reader.bytes.count, reader.bytes[reader.i] == UInt8(ascii: "{") else { return nil }
+        reader.i += 1
+        var members: [(key: String, value: Range<Int>)] = []
+        do {
+            reader.skipSpace()
+            if reader.i < reader.bytes.count, reader.bytes[reader.i] == UInt8(ascii: "}") {
+                reader.i += 1
+            } else {
+                while true {
+                    reader.skipSpace()
+                    guard reader.i < reader.bytes.count, reader.bytes[reader.i] == UInt8(ascii: "\"") else { return nil }
+                    let key = try reader.string()
+                    reader.skipSpace()
+                    guard reader.i < reader.bytes.count, reader.bytes[reader.i] == UInt8(ascii: ":") else { return nil }
+                    reader.i += 1
+                    reader.skipSpace()
+                    let start = reader.i
+                    _ = try reader.value(depth: 1)
+                    members.append((key, start..<reader.i))
+                    reader.skipSpace()
+                    guard reader.i < reader.bytes.count else { return nil }
+                    if reader.bytes[reader.i] == UInt8(ascii: ",") { reader.i += 1; continue }
+                    if reader.bytes[reader.i] == UInt8(ascii: "}") { reader.i += 1; break }
+                    return nil
+                }
+            }
+        } catch {
+            return nil
+        }
+        reader.skipSpace()
+        return reader.atEnd ? members : nil
+    }
+
     /// Encodes a Swift string as a JSON string literal.
     public static func quote(_ s: String) -> String {
         var r = "\""

@@ -10,11 +10,14 @@ public enum Action: String, Sendable, CaseIterable {
     case up, down, pageUp, pageDown, top
     // Overlays and prompts.
     case close, bottom, choose, submit, cancel, erase, clear
+    // Replay (`--replay FILE`).
+    case playPause, step, nextState, faster, slower
 }
 
 /// Where a binding applies.
 public enum KeyScope: String, Sendable, CaseIterable {
     case main = "Main screen"
+    case replay = "Replay (--replay FILE, on the main screen)"
     case detail = "Detail view"
     case help = "Help overlay"
     case closeMenu = "Close-code menu"
@@ -35,18 +38,25 @@ public struct KeyBinding: Sendable {
     public let help: String
     /// Whether the footer lists it.
     public let inFooter: Bool
+    /// Whether it talks to the client or an edge (so it is unavailable while replaying).
+    public let liveOnly: Bool
     /// Why the binding cannot be used right now, or nil when it can.
     public let unavailable: @Sendable (Model) -> String?
 
     init(_ scope: KeyScope, _ keys: [Key], _ action: Action, _ label: String, _ help: String,
-         footer: Bool = false, unavailable: @escaping @Sendable (Model) -> String? = { _ in nil }) {
+         footer: Bool = false, live: Bool = false, unavailable: @escaping @Sendable (Model) -> String? = { _ in nil }) {
         self.scope = scope
         self.keys = keys
         self.action = action
         self.label = label
         self.help = help
         self.inFooter = footer
-        self.unavailable = unavailable
+        self.liveOnly = live
+        if live {
+            self.unavailable = { (m: Model) -> String? in m.replay != nil ? "replaying a recording" : unavailable(m) }
+        } else {
+            self.unavailable = unavailable
+        }
     }
 
     /// Key names joined for display ("G / End").
@@ -58,37 +68,37 @@ public enum KeyBindings {
     /// Every binding, grouped by scope in display order.
     public static let all: [KeyBinding] = [
         // Main screen.
-        .init(.main, [.char("s")], .subscribe, "subscribe", "Subscribe to a channel (prompts for its name)", footer: true),
-        .init(.main, [.char("u")], .unsubscribe, "unsub", "Unsubscribe the selected channel", footer: true,
+        .init(.main, [.char("s")], .subscribe, "subscribe", "Subscribe to a channel (prompts for its name)", footer: true, live: true),
+        .init(.main, [.char("u")], .unsubscribe, "unsub", "Unsubscribe the selected channel", footer: true, live: true,
               unavailable: { m in
                   guard let ch = m.currentChannel else { return "no channel selected" }
                   return ch.kind == .member ? "the member channel follows sign-in (o signs out)" : nil
               }),
         .init(.main, [.char("t")], .trigger, "trigger",
-              "Trigger a client event on the selected channel (prompts for name and JSON)", footer: true,
+              "Trigger a client event on the selected channel (prompts for name and JSON)", footer: true, live: true,
               unavailable: { m in Inspector.triggerProblem(m, channel: m.currentChannel?.name) }),
-        .init(.main, [.char("i")], .signin, "sign in", "Sign in as a member (member auth endpoint)", footer: true,
+        .init(.main, [.char("i")], .signin, "sign in", "Sign in as a member (member auth endpoint)", footer: true, live: true,
               unavailable: { m in
                   if let id = m.connection.memberId { return "already signed in as \(id)" }
                   return m.config.canSignIn ? nil : "no member auth endpoint (--member-auth-endpoint)"
               }),
-        .init(.main, [.char("o")], .signout, "sign out", "Sign out (reconnects without the identity)", footer: true,
+        .init(.main, [.char("o")], .signout, "sign out", "Sign out (reconnects without the identity)", footer: true, live: true,
               unavailable: { m in m.connection.memberId == nil ? "not signed in" : nil }),
-        .init(.main, [.char("d")], .disconnect, "disconnect", "Disconnect (nothing is scheduled)", footer: true,
+        .init(.main, [.char("d")], .disconnect, "disconnect", "Disconnect (nothing is scheduled)", footer: true, live: true,
               unavailable: { m in m.connection.state == .disconnected ? "already disconnected" : nil }),
-        .init(.main, [.char("c")], .connect, "connect", "Connect (from disconnected or failed)", footer: true,
+        .init(.main, [.char("c")], .connect, "connect", "Connect (from disconnected or failed)", footer: true, live: true,
               unavailable: { m in
                   let s = m.connection.state
                   return s == .disconnected || s == .failed || s == .initialized
                       ? nil : "already \(s.rawValue) (connect works from disconnected or failed)"
               }),
-        .init(.main, [.char("x")], .drop, "drop", "Drop the socket as if the network died (the backoff path)", footer: true,
+        .init(.main, [.char("x")], .drop, "drop", "Drop the socket as if the network died (the backoff path)", footer: true, live: true,
               unavailable: { m in
                   let s = m.connection.state
                   return s == .connected || s == .connecting ? nil : "no open socket (\(s.rawValue))"
               }),
         .init(.main, [.char("k")], .closeMenu, "close code",
-              "Ask the sandbox to close this connection with a code (menu shows each band's behaviour)", footer: true,
+              "Ask the sandbox to close this connection with a code (menu shows each band's behaviour)", footer: true, live: true,
               unavailable: { m in
                   if !m.config.sandboxAttached { return "not attached to a sandbox (--sandbox or --sandbox-control URL)" }
                   return m.connection.state == .connected && m.connection.connectionId != nil ? nil : "not connected"
@@ -109,6 +119,18 @@ public enum KeyBindings {
         .init(.main, [.char(":")], .commandLine, "command", "Command line: " + CommandText.usage, footer: true),
         .init(.main, [.char("?")], .help, "help", "Show all keys and why any is unavailable", footer: true),
         .init(.main, [.char("q")], .quit, "quit", "Quit and restore the terminal", footer: true),
+
+        // Replay: on the main screen while `--replay FILE` plays (none of these keys is a main key).
+        .init(.replay, [.char(" ")], .playPause, "pause replay", "Pause / resume playback", footer: true,
+              unavailable: { m in Inspector.replayProblem(m, .playPause) }),
+        .init(.replay, [.char(".")], .step, "step", "Play the next entry (while paused)", footer: true,
+              unavailable: { m in Inspector.replayProblem(m, .step) }),
+        .init(.replay, [.char(">")], .nextState, "next state", "Play up to and including the next state change", footer: true,
+              unavailable: { m in Inspector.replayProblem(m, .nextState) }),
+        .init(.replay, [.char("+"), .char("=")], .faster, "faster", "Play faster (×0.25 … ×64)", footer: true,
+              unavailable: { m in Inspector.replayProblem(m, .faster) }),
+        .init(.replay, [.char("-")], .slower, "slower", "Play slower", footer: true,
+              unavailable: { m in Inspector.replayProblem(m, .slower) }),
 
         // Detail view.
         .init(.detail, [.escape, .enter, .char("q")], .close, "close", "Close the detail view", footer: true),

@@ -200,6 +200,8 @@ public struct Model: Sendable {
     public var flash: Flash?
     /// Set by `quit`.
     public var quitting = false
+    /// Playback state with `--replay FILE` (nil in a live session).
+    public var replay: ReplayState?
 
     /// A fresh model.
     public init(config: InspectorConfig = InspectorConfig(), now: Date = Date(timeIntervalSince1970: 0),
@@ -214,6 +216,9 @@ public struct Model: Sendable {
     public var currentChannel: ChannelInfo? {
         channels.indices.contains(selectedChannel) ? channels[selectedChannel] : nil
     }
+
+    /// The wall clock footer messages expire by (in a replay `now` follows playback time).
+    public var flashNow: Date { replay?.lastTick ?? now }
 
     /// Index of a channel by name.
     public func channelIndex(_ name: String) -> Int? { channels.firstIndex { $0.name == name } }

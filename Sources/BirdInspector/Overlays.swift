@@ -26,7 +26,7 @@ extension Inspector {
                     lines.append([(i == 0 ? "  " + DisplayWidth.pad(b.keyNames, to: keyColumn - 2) : pad, CellStyle(.accent, bold: true)),
                                   (part, .plain)])
                 }
-                if scope == .main, let why = b.unavailable(model) {
+                if scope == .main || (scope == .replay && model.replay != nil), let why = b.unavailable(model) {
                     for part in DisplayWidth.wrap("unavailable: \(why)", width: max(10, width - keyColumn - 2)) {
                         lines.append([(pad + "  ", .plain), (part, CellStyle(.bad))])
                     }

@@ -55,6 +55,27 @@ public enum Redaction {
         return String(out)
     }
 
+    /// Text with only full signatures (`:` then 64 hex digits) replaced; everything else kept.
+    public static func scrubSignatures(_ text: String) -> String {
+        let chars = Array(text.unicodeScalars)
+        guard chars.count > 64 else { return text }
+        var out = String.UnicodeScalarView()
+        var i = 0
+        var changed = false
+        while i < chars.count {
+            if chars[i] == ":", i + 64 < chars.count, hexRun(chars, from: i + 1) == 64 {
+                out.append(":")
+                out.append(contentsOf: placeholder.unicodeScalars)
+                i += 65
+                changed = true
+                continue
+            }
+            out.append(chars[i])
+            i += 1
+        }
+        return changed ? String(out) : text
+    }
+
     private static func quoted(_ chars: [Unicode.Scalar], from start: Int) -> (Int, String)? {
         var j = start + 1
         var s = String.UnicodeScalarView()

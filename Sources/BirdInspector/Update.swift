@@ -12,7 +12,11 @@ public enum Inspector {
     public static func update(_ model: inout Model, _ message: Message) -> [Command] {
         switch message {
         case .tick(let now):
-            model.now = now
+            if model.replay != nil {
+                replayTick(now, &model)
+            } else {
+                model.now = now
+            }
             if let flash = model.flash, flash.until <= now { model.flash = nil }
             return []
         case .resize(let size):
@@ -83,6 +87,9 @@ public enum Inspector {
     }
 
     static func mainKey(_ key: Key, _ model: inout Model) -> [Command] {
+        if model.replay != nil, let binding = KeyBindings.binding(for: key, in: .replay) {
+            return replayKey(binding, &model)
+        }
         guard let binding = KeyBindings.binding(for: key, in: .main) else { return [] }
         if let why = binding.unavailable(model) {
             refuse("\(binding.label): \(why)", &model)
@@ -191,6 +198,10 @@ public enum Inspector {
     /// Validates and performs a command (from a key, a prompt or the command line), updating the
     /// model optimistically where the client will not report back.
     static func perform(_ command: Command, _ model: inout Model) -> [Command] {
+        if model.replay != nil && command != .quit {
+            refuse("\(command.verb): replaying a recording", &model)
+            return []
+        }
         switch command {
         case .subscribe(let name):
             if let problem = ChannelRules.nameProblem(name) {
@@ -322,11 +333,11 @@ public enum Inspector {
     // MARK: - Footer messages
 
     static func say(_ text: String, _ model: inout Model) {
-        model.flash = Flash(text: text, isError: false, until: model.now.addingTimeInterval(flashSeconds))
+        model.flash = Flash(text: text, isError: false, until: model.flashNow.addingTimeInterval(flashSeconds))
     }
 
     static func refuse(_ text: String, _ model: inout Model) {
-        model.flash = Flash(text: text, isError: true, until: model.now.addingTimeInterval(flashSeconds))
+        model.flash = Flash(text: text, isError: true, until: model.flashNow.addingTimeInterval(flashSeconds))
     }
 
     static func commandError(_ command: String, _ message: String, _ model: inout Model) {

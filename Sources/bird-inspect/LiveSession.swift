@@ -22,9 +22,10 @@ final class LiveSession: @unchecked Sendable {
     private let queue = DispatchQueue(label: "bird-inspect.delivery")
 
     /// Connects (the client starts by itself) and subscribes `options.subscribe`, or the demo set
-    /// with `--sandbox`. Throws a one-line message when the sandbox cannot start or the options
-    /// cannot be used.
-    init(options: InspectorOptions, inbox: MessageInbox, utcOffsetSeconds: Int = 0) throws {
+    /// with `--sandbox`. With `recording`, every protocol message and every auth request is also
+    /// posted to the inbox as a transcript entry. Throws a one-line message when the sandbox cannot
+    /// start or the options cannot be used.
+    init(options: InspectorOptions, inbox: MessageInbox, utcOffsetSeconds: Int = 0, recording: Bool = false) throws {
         self.inbox = inbox
         let dialect: Dialect = options.dialect == "pusher" ? .pusher : .bird
         var clientOptions: BirdRealtime.Options
@@ -75,7 +76,14 @@ final class LiveSession: @unchecked Sendable {
         config.port = port
         config.tls = tls
         self.config = config
-        client = BirdRealtime(options: clientOptions)
+        client = recording
+            ? BirdRealtime(options: clientOptions, environment: Self.recordingEnvironment(clientOptions, inbox: inbox))
+            : BirdRealtime(options: clientOptions)
+        if recording {
+            client.onWireMessage { [inbox] direction, text in
+                inbox.post(transcript: .wire(direction: direction == .inbound ? .inbound : .outbound, text: text))
+            }
+        }
         demo = sandbox.map { SandboxDemo(sandbox: $0, rate: options.demoRate, dialect: dialect) }
         observe()
         let channels = options.subscribe.isEmpty && options.sandbox
@@ -95,6 +103,43 @@ final class LiveSession: @unchecked Sendable {
 
     /// The channels subscribed at start, for the model's initial channel list.
     var initialChannels: [String] { client.channels.map(\.name) }
+
+    /// The recording header for this session.
+    var recordingHeader: TranscriptHeader {
+        TranscriptHeader(tool: Arguments.version, dialect: config.dialect, host: config.host, port: config.port,
+                         tls: config.tls, appKey: client.options.appKey, channels: initialChannels)
+    }
+
+    /// The live environment with auth HTTP observed: each request becomes an `auth` entry (kind,
+    /// endpoint without query, channel, status or error, elapsed ms) — never headers or bodies.
+    static func recordingEnvironment(_ options: BirdRealtime.Options, inbox: MessageInbox) -> RealtimeEnvironment {
+        var environment = RealtimeEnvironment.live
+        let perform = environment.http
+        let channelEndpoint = options.authEndpoint
+        let signinEndpoint = options.memberAuthEndpoint
+        environment.http = { [inbox] request in
+            let what = AuthRecord.describe(url: request.url, body: request.body, channelEndpoint: channelEndpoint,
+                                           signinEndpoint: signinEndpoint)
+            let started = ContinuousClock.now
+            func record(status: Int?, error: String?) {
+                let elapsed = ContinuousClock.now - started
+                let ms = Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
+                inbox.post(transcript: .auth(AuthRecord(kind: what.kind, endpoint: what.endpoint, channel: what.channel,
+                                                        status: status, error: error, ms: ms)))
+            }
+            do {
+                let response = try await perform(request)
+                record(status: response.status, error: nil)
+                return response
+            } catch {
+                // The error text may name the URL: keep only the recorded endpoint form of it.
+                let text = "\(error)".replacingOccurrences(of: request.url.absoluteString, with: what.endpoint)
+                record(status: nil, error: text)
+                throw error
+            }
+        }
+        return environment
+    }
 
     /// Stops the demo, disconnects and stops the embedded sandbox.
     func shutdown() {

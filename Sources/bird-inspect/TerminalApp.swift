@@ -1,5 +1,6 @@
 // The interactive main loop: key-or-tick via wtimeout + wget_wch, messages into `update`,
-// commands out to the live session, redraws coalesced to at most 30 per second.
+// commands out to the live session, redraws coalesced to at most 30 per second. With
+// `--record FILE` the loop is also the recording's single writer.
 
 import BirdInspector
 import Foundation
@@ -8,6 +9,18 @@ import Foundation
 func runTerminalApp(options: InspectorOptions) -> Int32 {
     installStopHandlers()
     let start = Date()
+    // Opened before the terminal is taken over, so a bad path is one plain line on stderr.
+    let recorder: Recorder?
+    do {
+        recorder = try options.record.map { try Recorder(path: $0) }
+    } catch {
+        FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
+        return 1
+    }
+    defer {
+        recorder?.finish()
+        if let problem = recorder?.writeError { FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8)) }
+    }
     let terminal = CursesTerminal()
     defer { terminal.end() }
 
@@ -15,16 +28,37 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
     let inbox = MessageInbox()  // the client's callbacks post here, from its delivery queue
     let session: LiveSession
     do {
-        session = try LiveSession(options: options, inbox: inbox, utcOffsetSeconds: offset)
+        session = try LiveSession(options: options, inbox: inbox, utcOffsetSeconds: offset, recording: recorder != nil)
     } catch {
         terminal.end()
         FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
         return 1
     }
-    defer { session.shutdown() }
+    recorder?.writeHeader(session.recordingHeader)
     var model = Model(config: session.config, now: start, size: terminal.size)
     for ch in session.initialChannels where model.channelIndex(ch) == nil {
         model.channels.append(ChannelInfo(name: ch, status: .subscribing))
+    }
+    /// Takes what the client posted: messages for `update`, everything for the recording.
+    func drain() -> [Message] {
+        var messages: [Message] = []
+        for item in inbox.drain(limit: 5000) {
+            switch item.payload {
+            case .message(let message):
+                messages.append(message)
+                if let recorder, case .client(let event, let at) = message {
+                    recorder.record(.client(event), at: at, instant: item.instant)
+                }
+            case .transcript(let entry, let at):
+                recorder?.record(entry, at: at, instant: item.instant)
+            }
+        }
+        recorder?.flush()
+        return messages
+    }
+    defer {
+        _ = drain()  // recorded up to the exit; the disconnect the exit causes is not
+        session.shutdown()
     }
 
     let frameInterval = 1.0 / 30
@@ -42,7 +76,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         case .none: break
         }
         let after = Date()
-        messages += inbox.drain(limit: 5000)
+        messages += drain()
         if after.timeIntervalSince(lastTick) >= tickInterval {
             messages.append(.tick(now: after))
             lastTick = after

@@ -1,5 +1,6 @@
 // bird-inspect: the terminal realtime inspector. Parses the command line, then runs the TUI or
-// the headless JSONL mode; both drive the real client through LiveSession.
+// the headless JSONL mode; both drive the real client through LiveSession, or play a recording
+// (`--replay`, ReplayApp).
 
 import BirdInspector
 import Foundation
@@ -23,11 +24,11 @@ case .success(.keyReference):
     exit(0)
 case .success(.run(let options)):
     if options.jsonl {
-        exit(runHeadless(options: options))
+        exit(options.replay != nil ? runReplayHeadless(options: options) : runHeadless(options: options))
     }
     guard isatty(0) == 1, isatty(1) == 1 else {
         FileHandle.standardError.write(Data("bird-inspect: no terminal (stdin or stdout is not a TTY); use --jsonl for headless output\n".utf8))
         exit(2)
     }
-    exit(runTerminalApp(options: options))
+    exit(options.replay != nil ? runReplayTerminal(options: options) : runTerminalApp(options: options))
 }
