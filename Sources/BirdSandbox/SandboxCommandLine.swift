@@ -49,6 +49,11 @@ public enum SandboxCommandLine {
           --tls-key FILE          PEM private key for --tls-cert
           --scenario NAME|FILE    play a scripted sequence of faults after start (a built-in
                                   below, or a JSON file; docs/SCENARIOS.md)
+          --replay FILE           play the server side of a bird-inspect recording: the k-th
+                                  connection gets the k-th recorded connection (handshake,
+                                  answers, close); later ones get the normal edge. Speaks the
+                                  recording's dialect unless --dialect is given; not with
+                                  --scenario (docs/RECORDING.md)
           --quiet                 no connection log on stderr
           -h, --help              this text
 
@@ -74,6 +79,8 @@ public enum SandboxCommandLine {
     public static func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
         var configuration = SandboxConfiguration()
         var scenario: Scenario?
+        var replay: ReplayPlan?
+        var dialectGiven = false
         var quiet = false
         var index = 0
         func fail(_ message: String) -> UsageError { UsageError(message: message) }
@@ -110,6 +117,17 @@ public enum SandboxCommandLine {
                 } catch {
                     throw fail("--scenario: \(error.message)")
                 }
+            case "--replay":
+                let path = try value()
+                guard !path.isEmpty else { throw fail("--replay needs a recording file") }
+                do {
+                    replay = try ReplayPlan.load(path: path)
+                } catch {
+                    throw fail("--replay: \(error.message)")
+                }
+                if replay?.segments.isEmpty == true {
+                    throw fail("--replay: \(path): nothing to replay (no connection attempt was recorded)")
+                }
             case "--host":
                 let host = try value()
                 guard !host.isEmpty else { throw fail("--host needs an address") }
@@ -129,6 +147,7 @@ public enum SandboxCommandLine {
                     throw fail("--dialect must be bird or pusher, not '\(text)'")
                 }
                 configuration.dialect = dialect
+                dialectGiven = true
             case "--client-events":
                 try noValue()
                 configuration.clientEvents = true
@@ -154,6 +173,13 @@ public enum SandboxCommandLine {
         }
         if (configuration.tlsCertificateFile == nil) != (configuration.tlsPrivateKeyFile == nil) {
             throw fail("--tls-cert and --tls-key go together")
+        }
+        if let replay {
+            guard scenario == nil else {
+                throw fail("--replay and --scenario do not go together (a replay drives the connections itself)")
+            }
+            configuration.replay = replay
+            if !dialectGiven { configuration.dialect = replay.dialect }
         }
         return Invocation(parsed: .run(configuration, quiet: quiet), scenario: scenario)
     }

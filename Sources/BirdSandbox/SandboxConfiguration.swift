@@ -32,6 +32,14 @@ public struct SandboxConfiguration: Sendable {
     /// Receives one line per connection event (open, subscribe, close …), secrets redacted.
     /// Nil (the default) logs nothing — an embedding TUI must not have stderr written under it.
     public var log: (@Sendable (String) -> Void)?
+    /// When set, the sandbox plays the server side of this recording (`bird-sandbox --replay`):
+    /// the k-th accepted WebSocket connection is driven by segment k instead of the protocol
+    /// edge, and connections beyond the last segment are served by the edge. The HTTP routes
+    /// work as usual. See docs/RECORDING.md.
+    public var replay: ReplayPlan?
+    /// Receives the replay's log, one line per step (separate from ``log``, so `--quiet` keeps
+    /// it). Nil logs nothing.
+    public var replayLog: (@Sendable (String) -> Void)?
 
     /// Creates a configuration; see each property for its meaning.
     public init(

@@ -29,11 +29,18 @@ guard case .run(var configuration, let quiet) = invocation.parsed else {
     exit(0)
 }
 
+/// Writes `[time] line` to stderr (the connection log, the scenario and replay steps).
+@Sendable func writeStamped(_ line: String) {
+    let stamp = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
+    writeStderr("[\(stamp)] \(line)\n")
+}
+
 if !quiet {
-    configuration.log = { line in
-        let stamp = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
-        writeStderr("[\(stamp)] \(line)\n")
-    }
+    configuration.log = writeStamped
+}
+// The replay logs each step on stderr, even with --quiet (like a scenario).
+if configuration.replay != nil {
+    configuration.replayLog = writeStamped
 }
 
 let sandbox: Sandbox
@@ -62,12 +69,14 @@ writeStderr(
 // The scenario runs on its own queue and logs each step to stderr (even with --quiet).
 var scenarioRunner: ScenarioRunner?
 if let scenario = invocation.scenario {
-    let runner = ScenarioRunner(scenario: scenario, control: sandbox) { line in
-        let stamp = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
-        writeStderr("[\(stamp)] \(line)\n")
-    }
+    let runner = ScenarioRunner(scenario: scenario, control: sandbox, log: writeStamped)
     runner.start()
     scenarioRunner = runner
+}
+
+if let plan = configuration.replay {
+    for warning in plan.warnings { writeStamped("replay: note: \(warning)") }
+    writeStamped("replay: \(plan.summary); waiting for connection 1")
 }
 
 var signalSources: [any DispatchSourceSignal] = []

@@ -16,6 +16,8 @@ public final class Sandbox: @unchecked Sendable {
     private let queue = DispatchQueue(label: "bird-sandbox.edge")
     private let queueKey = DispatchSpecificKey<Bool>()
     let edge: Edge
+    /// Plays `configuration.replay` (`--replay`), created on first use; nil for a normal edge.
+    lazy var replayPlayer: ReplayPlayer? = makeReplayPlayer(queue: queue)
     private var server: WebSocketServer?
     private var tickTimer: (any DispatchSourceTimer)?
     private var bursts: [Int: any DispatchSourceTimer] = [:]
@@ -100,6 +102,8 @@ public final class Sandbox: @unchecked Sendable {
     /// Closes every connection with `code` (default 4200 "edge restarting"), waits up to `grace`
     /// seconds for the close handshakes, then stops the server. Idempotent.
     public func stop(code: Int = CloseCode.edgeRestarting, reason: String = "edge restarting", grace: Double = 1) {
+        // Replayed connections (`--replay`) are not the edge's: close them the same way first.
+        if DispatchQueue.getSpecific(key: queueKey) != true { stopReplay(code: code, reason: reason, grace: grace) }
         let server: WebSocketServer? = onQueue {
             guard !stopped else { return nil }
             stopped = true
@@ -143,6 +147,7 @@ public final class Sandbox: @unchecked Sendable {
             link.close(code: CloseCode.edgeRestarting, reason: "edge restarting")
             return
         }
+        if replayAccept(connection, link: link) { return }  // --replay: segment k drives connection k
         live[connection.id] = ""
         // Capture the id, not the connection: the closure is stored in the connection, so
         // capturing it would keep every connection (socket, session, buffers) alive forever.
