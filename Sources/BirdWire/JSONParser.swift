@@ -3,7 +3,7 @@
 struct JSONParser {
     static let maxDepth = 256
 
-    private let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     var index: Int = 0
     private var depth = 0
 
@@ -41,9 +41,10 @@ struct JSONParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var object: [String: JSONValue] = [:]
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return .object(object) }
+        if peek() == UInt8(ascii: "}") { index += 1; return .object([:]) }
+        // Room for a typical payload's few members up front: one allocation, no regrowth.
+        var object = [String: JSONValue](minimumCapacity: 6)
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -92,19 +93,129 @@ struct JSONParser {
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. One pass finds the end and whether every byte is ASCII; plain
+        // ASCII runs are skipped eight bytes at a time.
+        var high: UInt8 = 0
+        index = Self.plainRunEnd(bytes, from: index)
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if high < 0x80 { return String(decoding: slice, as: UTF8.self) }
                 return try Self.validatedString(slice, at: start)
             }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { throw fail("control character in a string") }
+            high |= b
             index += 1
         }
-        // Slow path: escapes present.
+        guard index < bytes.count else { throw fail("unterminated string") }
+        return try parseEscapedString(start: start, asciiSoFar: high < 0x80)
+    }
+
+    /// The rest of a string that has escapes, from the first backslash (`index`); `start` is the
+    /// string's first byte.
+    private mutating func parseEscapedString(start: Int, asciiSoFar: Bool) throws(JSONParseError) -> String {
+        guard asciiSoFar else { return try parseEscapedStringSlowly(start: start) }
+        // ASCII text with one-character escapes (the double-encoded `data` of most messages):
+        // unescape into a scratch buffer in one pass, then make the string from it. Anything
+        // else (non-ASCII, `\\u`, malformed input) goes the careful way from the beginning.
+        let bytes = self.bytes
+        let from = index
+        let result: (String, Int)? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count - start) {
+            out -> (String, Int)? in
+            var n = from - start
+            if n > 0 { _ = out.initialize(from: UnsafeBufferPointer(rebasing: bytes[start..<from])) }
+            var i = from
+            while i < bytes.count {
+                let runEnd = Self.plainRunEnd(bytes, from: i)
+                if runEnd > i {
+                    UnsafeMutableRawPointer(out.baseAddress! + n).copyMemory(
+                        from: bytes.baseAddress! + i, byteCount: runEnd - i)
+                    n += runEnd - i
+                    i = runEnd
+                    if i == bytes.count { break }
+                }
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") {
+                    return (String(decoding: UnsafeBufferPointer(rebasing: out[0..<n]), as: UTF8.self), i + 1)
+                }
+                if b == UInt8(ascii: "\\") {
+                    guard i + 1 < bytes.count else { return nil }
+                    let c: UInt8
+                    switch bytes[i + 1] {
+                    case UInt8(ascii: "\""): c = 0x22
+                    case UInt8(ascii: "\\"): c = 0x5C
+                    case UInt8(ascii: "/"): c = 0x2F
+                    case UInt8(ascii: "b"): c = 0x08
+                    case UInt8(ascii: "f"): c = 0x0C
+                    case UInt8(ascii: "n"): c = 0x0A
+                    case UInt8(ascii: "r"): c = 0x0D
+                    case UInt8(ascii: "t"): c = 0x09
+                    default: return nil
+                    }
+                    out.initializeElement(at: n, to: c)
+                    n += 1
+                    i += 2
+                    continue
+                }
+                guard b >= 0x20 && b < 0x80 else { return nil }
+                out.initializeElement(at: n, to: b)
+                n += 1
+                i += 1
+            }
+            return nil
+        }
+        if let (string, next) = result {
+            index = next
+            return string
+        }
+        return try parseEscapedStringSlowly(start: start)
+    }
+
+    /// At an opening quote: when the string is plain ASCII without escapes or control
+    /// characters, skips it and returns the range of its content; otherwise returns nil and
+    /// leaves the position alone (decode it with ``parseString()``).
+    mutating func plainString() -> Range<Int>? {
+        let start = index + 1
+        let end = Self.plainRunEnd(bytes, from: start)
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
+        index = end + 1
+        return start..<end
+    }
+
+    /// The index of the first byte at or after `start` that is a quote, a backslash, a control
+    /// character or not ASCII (`bytes.count` when there is none). Eight bytes at a time.
+    @inline(__always)
+    static func plainRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var i = start
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= count {
+            let v = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            // A byte of x is zero when (x - 1) sets its high bit and x had it clear.
+            let quote = v ^ (ones &* 0x22)
+            let backslash = v ^ (ones &* 0x5C)
+            var special = (quote &- ones) & ~quote
+            special |= (backslash &- ones) & ~backslash
+            special |= v &- (ones &* 0x20)  // bytes below 0x20 borrow into their high bit
+            special |= v
+            if special & highs != 0 { break }
+            i += 8
+        }
+        while i < count {
+            let b = base[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return i }
+            i += 1
+        }
+        return i
+    }
+
+    /// Unescapes byte by byte (non-ASCII text or `\\u` escapes), validating the result.
+    private mutating func parseEscapedStringSlowly(start: Int) throws(JSONParseError) -> String {
         var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let b = bytes[index]
@@ -211,9 +322,52 @@ struct JSONParser {
             guard let b = peek(), isDigit(b) else { throw fail("invalid number") }
             while let b = peek(), isDigit(b) { index += 1 }
         }
+        if let value = Self.exactDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return value }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw fail("number out of range") }
         return value
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { e in
+        var p = 1.0
+        for _ in 0..<e { p *= 10 }
+        return p
+    }
+
+    /// The value of a well-formed JSON number when it can be computed exactly without a string
+    /// conversion (Clinger's fast path): at most 2^53 as an integer of its digits and a decimal
+    /// exponent within ±22, so one correctly rounded multiplication or division gives the same
+    /// double as `Double(String)`. Nil otherwise (the caller falls back to the full conversion).
+    static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0
+        let count = text.count
+        var negative = false
+        if i < count && text[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var sawDot = false
+        while i < count {
+            let b = text[i]
+            if b >= 0x30 && b <= 0x39 {
+                if mantissa != 0 || b != 0x30 { digits += 1 }
+                guard digits <= 17 else { return nil }
+                mantissa = mantissa * 10 + UInt64(b - 0x30)
+                if sawDot { exponent -= 1 }
+            } else if b == UInt8(ascii: ".") {
+                sawDot = true
+            } else {
+                break  // an exponent part: leave it to the full conversion
+            }
+            i += 1
+        }
+        guard i == count, mantissa <= 1 << 53, exponent >= -22 else { return nil }
+        var value = Double(mantissa)
+        if exponent < 0 { value /= powersOfTen[-exponent] }
+        return negative ? -value : value
     }
 
     private mutating func expectWord(_ word: StaticString) throws(JSONParseError) {

@@ -118,23 +118,23 @@ extension WireMessage {
             members: while true {
                 p.skipWhitespace()
                 guard p.peek() == UInt8(ascii: "\"") else { throw p.fail("expected a member name") }
-                let key = try p.parseString()
+                let key = try EnvelopeKey(&p)
                 p.skipWhitespace()
                 guard p.peek() == UInt8(ascii: ":") else { throw p.fail("expected ':'") }
                 p.index += 1
                 p.skipWhitespace()
                 switch key {
-                case "event":
+                case .event:
                     guard p.peek() == UInt8(ascii: "\"") else { _ = try p.skipValue(); throw WireDecodeError.missingEvent }
                     event = try p.parseString()
-                case "channel":
+                case .channel:
                     if p.peek() == UInt8(ascii: "\"") {
                         channel = try p.parseString()
                     } else {
                         let value = try p.parseValue()
                         if value != .null { throw WireDecodeError.invalidField("channel") }
                     }
-                case "member_id", "user_id":
+                case .memberId:
                     if p.peek() == UInt8(ascii: "\"") {
                         memberId = try p.parseString()
                     } else {
@@ -142,7 +142,7 @@ extension WireMessage {
                         let value = try p.parseValue()
                         if value != .null { memberId = value.description }
                     }
-                case "data":
+                case .data:
                     if p.peek() == UInt8(ascii: "\"") {
                         data = .string(try p.parseString())
                     } else {
@@ -167,6 +167,38 @@ extension WireMessage {
         guard p.index == buffer.count else { throw p.fail("unexpected text after the message") }
         guard let event else { throw WireDecodeError.missingEvent }
         return WireMessage(event: event, channel: channel, data: data, memberId: memberId)
+    }
+
+    /// The envelope members the decoder reads; any other name is skipped.
+    private enum EnvelopeKey {
+        case event, channel, data, memberId, other
+
+        /// Reads a member name at the parser's position (an opening quote). Names without
+        /// escapes are matched on their bytes (no string is made); others are decoded first.
+        init(_ p: inout JSONParser) throws(JSONParseError) {
+            if let range = p.plainString() {
+                self = Self(UnsafeBufferPointer(rebasing: p.bytes[range]))
+            } else {
+                var name = try p.parseString()
+                self = name.withUTF8 { Self($0) }
+            }
+        }
+
+        private init(_ name: UnsafeBufferPointer<UInt8>) {
+            func equals(_ literal: StaticString) -> Bool {
+                guard literal.utf8CodeUnitCount == name.count else { return false }
+                let bytes = literal.utf8Start
+                for i in 0..<name.count where bytes[i] != name[i] { return false }
+                return true
+            }
+            switch name.count {
+            case 4 where equals("data"): self = .data
+            case 5 where equals("event"): self = .event
+            case 7 where equals("channel"): self = .channel
+            case 7 where equals("user_id"), 9 where equals("member_id"): self = .memberId
+            default: self = .other
+            }
+        }
     }
 
     /// The message as JSON text for a WebSocket text frame.
