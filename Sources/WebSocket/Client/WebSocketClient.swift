@@ -42,7 +42,7 @@ public final class WebSocketClient: @unchecked Sendable {
     /// The configuration this client was created with.
     public let configuration: Configuration
     private let queue: DispatchQueue
-    private let onEvent: @Sendable (WebSocketEvent) -> Void
+    private let onEvents: @Sendable ([WebSocketEvent]) -> Void
     private let loop = EventLoop.shared
     private let lock = NSLock()
     private var state: State = .idle
@@ -51,7 +51,18 @@ public final class WebSocketClient: @unchecked Sendable {
     public init(configuration: Configuration, queue: DispatchQueue, onEvent: @escaping @Sendable (WebSocketEvent) -> Void) {
         self.configuration = configuration
         self.queue = queue
-        self.onEvent = onEvent
+        self.onEvents = { events in
+            for event in events { onEvent(event) }
+        }
+    }
+
+    /// Creates a client that reports events in batches: each call of `onEvents` carries, in
+    /// order, what one socket read produced (one queue hop per batch). Nothing happens until
+    /// `connect()`.
+    public init(configuration: Configuration, queue: DispatchQueue, onEvents: @escaping @Sendable ([WebSocketEvent]) -> Void) {
+        self.configuration = configuration
+        self.queue = queue
+        self.onEvents = onEvents
     }
 
     /// Starts connecting; `.opened` or `.closed` follows. Calling it again has no effect.
@@ -89,10 +100,7 @@ public final class WebSocketClient: @unchecked Sendable {
     }
 
     private func makeSink() -> EventSink {
-        let onEvent = self.onEvent
-        return EventSink(queue: queue) { events in
-            for event in events { onEvent(event) }
-        }
+        EventSink(queue: queue, deliver: onEvents)
     }
 
     private func currentSession() throws(WebSocketError) -> WebSocketSession {

@@ -54,8 +54,19 @@ public struct FrameParser: Sendable {
         }
     }
 
-    /// Returns the next complete frame, nil when more bytes are needed, or throws on a violation.
-    public mutating func next() throws(WebSocketProtocolError) -> WebSocketFrame? {
+    /// The header of the frame at the read index.
+    private struct Header {
+        var fin: Bool
+        var opcode: WebSocketOpcode
+        /// Header bytes including the masking key.
+        var length: Int
+        var payloadLength: Int
+        /// The masking key's offset from the frame start, when masked.
+        var maskOffset: Int?
+    }
+
+    /// Reads and checks the header of the next frame; nil when more bytes are needed.
+    private func header() throws(WebSocketProtocolError) -> Header? {
         let available = buffer.count - index
         guard available >= 2 else { return nil }
         let b0 = buffer[index]
@@ -93,14 +104,56 @@ public struct FrameParser: Sendable {
         let maskOffset = headerLength
         if masked { headerLength += 4 }
         guard available >= headerLength + length else { return nil }
-        let start = index + headerLength
-        var payload = Array(buffer[start..<(start + length)])
-        if masked {
-            let key = (buffer[index + maskOffset], buffer[index + maskOffset + 1],
-                       buffer[index + maskOffset + 2], buffer[index + maskOffset + 3])
+        return Header(
+            fin: fin, opcode: opcode, length: headerLength, payloadLength: length, maskOffset: masked ? maskOffset : nil)
+    }
+
+    /// Returns the next complete frame, nil when more bytes are needed, or throws on a violation.
+    public mutating func next() throws(WebSocketProtocolError) -> WebSocketFrame? {
+        guard let h = try header() else { return nil }
+        let start = index + h.length
+        var payload = Array(buffer[start..<(start + h.payloadLength)])
+        if let maskOffset = h.maskOffset {
+            let key = maskingKey(at: index + maskOffset)
             payload.withUnsafeMutableBytes { Masking.apply(key: key, to: $0) }
         }
-        index = start + length
-        return WebSocketFrame(fin: fin, opcode: opcode, payload: payload)
+        index = start + h.payloadLength
+        return WebSocketFrame(fin: h.fin, opcode: h.opcode, payload: payload)
+    }
+
+    /// What ``nextMessageOrFrame(maxMessageSize:)`` found.
+    enum Parsed {
+        /// A complete, unfragmented text message.
+        case text(String)
+        /// Any other frame (for the `MessageAssembler`).
+        case frame(WebSocketFrame)
+    }
+
+    /// Like ``next()``, but a complete unfragmented text frame comes back as its text, made
+    /// straight from the receive buffer (one copy, no intermediate payload array). Use only while
+    /// no fragmented message is being assembled. The text frame's checks are the assembler's:
+    /// over `maxMessageSize` → `.messageTooBig`, invalid UTF-8 → `.invalidUTF8`.
+    mutating func nextMessageOrFrame(maxMessageSize: Int) throws(WebSocketProtocolError) -> Parsed? {
+        guard let h = try header() else { return nil }
+        guard h.fin, h.opcode == .text else {
+            guard let frame = try next() else { return nil }
+            return .frame(frame)
+        }
+        if h.payloadLength > maxMessageSize { throw .messageTooBig(limit: maxMessageSize) }
+        let start = index + h.length
+        let end = start + h.payloadLength
+        let key = h.maskOffset.map { maskingKey(at: index + $0) }
+        let text = buffer.withUnsafeMutableBufferPointer { all -> String? in
+            let payload = UnsafeMutableBufferPointer(rebasing: all[start..<end])
+            if let key { Masking.apply(key: key, to: UnsafeMutableRawBufferPointer(payload)) }
+            return UTF8Text.make(UnsafeBufferPointer(payload))
+        }
+        guard let text else { throw .invalidUTF8 }
+        index = end
+        return .text(text)
+    }
+
+    private func maskingKey(at offset: Int) -> (UInt8, UInt8, UInt8, UInt8) {
+        (buffer[offset], buffer[offset + 1], buffer[offset + 2], buffer[offset + 3])
     }
 }

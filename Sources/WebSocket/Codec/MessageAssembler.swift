@@ -31,7 +31,7 @@ public struct MessageAssembler: Sendable {
             if frame.payload.count > maxMessageSize { throw .messageTooBig(limit: maxMessageSize) }
             if frame.fin {
                 if frame.opcode == .binary { return .binary(frame.payload) }
-                guard let text = String(validating: frame.payload, as: UTF8.self) else { throw .invalidUTF8 }
+                guard let text = UTF8Text.make(frame.payload) else { throw .invalidUTF8 }
                 return .text(text)
             }
             inProgress = frame.opcode

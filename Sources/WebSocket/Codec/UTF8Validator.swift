@@ -50,3 +50,21 @@ struct UTF8Validator: Sendable {
         bytes.withUnsafeBytes { feed($0) }
     }
 }
+
+/// Text from UTF-8 bytes. Short texts are validated here and made with `String(decoding:)`:
+/// the generic `String(validating:as:)` costs a runtime metadata lookup per call, which
+/// dominates for small messages. Long texts use it (one validating pass instead of two).
+enum UTF8Text {
+    /// The string, or nil when the bytes are not valid UTF-8.
+    static func make(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if bytes.count >= 1024 { return String(validating: bytes, as: UTF8.self) }
+        var validator = UTF8Validator()
+        guard validator.feed(UnsafeRawBufferPointer(bytes)), validator.isComplete else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The string, or nil when the bytes are not valid UTF-8.
+    static func make(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { make($0) }
+    }
+}

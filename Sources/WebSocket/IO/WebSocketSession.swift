@@ -31,6 +31,8 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
     private var pending: [UInt8] = []
     private var queuedBytes = 0
     private var flushScheduled = false
+    /// Registered with the calling thread's `SendCoalescer`, which schedules the flush.
+    private var coalesced = false
     private var sendsOpen = true
     private var closeRequested = false
 
@@ -93,7 +95,22 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
         guard state != .closed, !paused else { return }
         parser.append(bytes)
         do {
-            while state != .closed, let frame = try parser.next() {
+            while state != .closed {
+                let frame: WebSocketFrame
+                if assembler.isAssembling {
+                    guard let next = try parser.next() else { break }
+                    frame = next
+                } else {
+                    // Whole text messages straight from the receive buffer (the common case).
+                    switch try parser.nextMessageOrFrame(maxMessageSize: assembler.maxMessageSize) {
+                    case nil: return
+                    case .text(let text)?:
+                        sink.add(.text(text))
+                        continue
+                    case .frame(let next)?:
+                        frame = next
+                    }
+                }
                 guard let event = try assembler.push(frame) else { continue }
                 switch event {
                 case .ping(let payload):
@@ -221,13 +238,77 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
         enqueueLocked(FrameEncoder.encodeFrame(.close, payload, masked: isClient))
     }
 
+    /// Queues one unmasked text frame holding `text`, encoded straight into the pending buffer
+    /// (server side: no intermediate arrays). Throws like ``submit(_:)``.
+    func submitText(_ text: String) throws(WebSocketError) {
+        precondition(!isClient, "client frames are masked: use submit(_:)")
+        let count = text.utf8.count
+        let headerCount = count < 126 ? 2 : count <= 0xFFFF ? 4 : 10
+        lock.lock()
+        guard sendsOpen else {
+            lock.unlock()
+            throw .notConnected
+        }
+        if queuedBytes + headerCount + count > maxOutboundBytes && queuedBytes > 0 {
+            lock.unlock()
+            throw .outboundBufferFull(limit: maxOutboundBytes)
+        }
+        queuedBytes += headerCount + count
+        pending.append(0x80 | WebSocketOpcode.text.rawValue)
+        if count < 126 {
+            pending.append(UInt8(count))
+        } else if count <= 0xFFFF {
+            pending.append(126)
+            pending.append(UInt8(count >> 8))
+            pending.append(UInt8(count & 0xFF))
+        } else {
+            pending.append(127)
+            for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8((UInt64(count) >> UInt64(shift)) & 0xFF)) }
+        }
+        pending.append(contentsOf: text.utf8)
+        scheduleFlushLocked()
+    }
+
     /// Must be called with the lock held; releases it.
     private func enqueueLocked(_ bytes: [UInt8]) {
         queuedBytes += bytes.count
         if pending.isEmpty { pending = bytes } else { pending.append(contentsOf: bytes) }
-        let schedule = !flushScheduled
+        scheduleFlushLocked()
+    }
+
+    /// Schedules one loop task to write what is pending, unless one is scheduled already or the
+    /// calling thread is coalescing sends (then the coalescer schedules it when it ends).
+    /// Must be called with the lock held; releases it.
+    private func scheduleFlushLocked() {
+        if flushScheduled {
+            lock.unlock()
+            return
+        }
+        if let coalescer = SendCoalescer.current {
+            let register = !coalesced
+            coalesced = true
+            lock.unlock()
+            if register { coalescer.add(self) }
+            return
+        }
         flushScheduled = true
         lock.unlock()
-        if schedule { loop.execute { self.drainPending() } }
+        loop.execute { self.drainPending() }
+    }
+
+    /// Called by a `SendCoalescer` when its thread stops coalescing: returns whether a flush is
+    /// now due (the caller runs ``drainPending()`` on the loop).
+    func endCoalescing() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        coalesced = false
+        if flushScheduled || pending.isEmpty { return false }
+        flushScheduled = true
+        return true
+    }
+
+    /// Writes what is pending (loop thread).
+    func flushPendingFromCoalescer() {
+        drainPending()
     }
 }

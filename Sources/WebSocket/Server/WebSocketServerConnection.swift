@@ -50,7 +50,11 @@ public final class WebSocketServerConnection: @unchecked Sendable {
 
     /// Sends a text message (a connection over its outbound limit is dropped).
     public func send(text: String) {
-        submit(FrameEncoder.encodeFrame(.text, Array(text.utf8), masked: false))
+        do {
+            try session.submitText(text)
+        } catch {
+            dropIfOverLimit(error)
+        }
     }
 
     /// Sends several text messages as separate frames in one socket write.
@@ -97,10 +101,14 @@ public final class WebSocketServerConnection: @unchecked Sendable {
         do {
             try session.submit(bytes)
         } catch {
-            if case .outboundBufferFull = error {
-                let session = self.session
-                loop.execute { session.abort(error: error) }
-            }
+            dropIfOverLimit(error)
+        }
+    }
+
+    private func dropIfOverLimit(_ error: WebSocketError) {
+        if case .outboundBufferFull = error {
+            let session = self.session
+            loop.execute { session.abort(error: error) }
         }
     }
 }
