@@ -1,11 +1,33 @@
 /// The handlers bound to one channel (or to the member channel), by event name, plus bind-all
 /// handlers. Bound and unbound from any thread; read at delivery time, outside the lock.
+///
+/// Each event name keeps its handlers as a ready-made array, so a delivery takes the lock only
+/// to retain that array (no copy per event).
 final class HandlerRegistry: @unchecked Sendable {
     typealias Handler = @Sendable (ChannelEvent) -> Void
 
+    /// Handlers in binding order, with their tokens' ids alongside.
+    private struct Bucket {
+        var ids: [UInt64] = []
+        var handlers: [Handler] = []
+
+        mutating func append(id: UInt64, _ handler: @escaping Handler) {
+            ids.append(id)
+            handlers.append(handler)
+        }
+
+        /// Removes the handler with `id`; returns whether it was here.
+        mutating func remove(id: UInt64) -> Bool {
+            guard let index = ids.firstIndex(of: id) else { return false }
+            ids.remove(at: index)
+            handlers.remove(at: index)
+            return true
+        }
+    }
+
     private struct State {
-        var byEvent: [String: [(id: UInt64, handler: Handler)]] = [:]
-        var all: [(id: UInt64, handler: Handler)] = []
+        var byEvent: [String: Bucket] = [:]
+        var all = Bucket()
     }
 
     private let state = Locked(State())
@@ -15,9 +37,9 @@ final class HandlerRegistry: @unchecked Sendable {
         let id = BindingToken.nextId()
         state.withLock { s in
             if let event {
-                s.byEvent[event, default: []].append((id, handler))
+                s.byEvent[event, default: Bucket()].append(id: id, handler)
             } else {
-                s.all.append((id, handler))
+                s.all.append(id: id, handler)
             }
         }
         return BindingToken(id: id)
@@ -27,18 +49,11 @@ final class HandlerRegistry: @unchecked Sendable {
     @discardableResult
     func remove(_ token: BindingToken) -> Bool {
         state.withLock { s in
-            if let index = s.all.firstIndex(where: { $0.id == token.id }) {
-                s.all.remove(at: index)
-                return true
-            }
-            for (event, entries) in s.byEvent {
-                if let index = entries.firstIndex(where: { $0.id == token.id }) {
-                    s.byEvent[event]?.remove(at: index)
-                    if s.byEvent[event]?.isEmpty == true { s.byEvent[event] = nil }
-                    return true
-                }
-            }
-            return false
+            if s.all.remove(id: token.id) { return true }
+            guard let event = s.byEvent.first(where: { $0.value.ids.contains(token.id) })?.key else { return false }
+            _ = s.byEvent[event]?.remove(id: token.id)
+            if s.byEvent[event]?.ids.isEmpty == true { s.byEvent[event] = nil }
+            return true
         }
     }
 
@@ -49,15 +64,15 @@ final class HandlerRegistry: @unchecked Sendable {
 
     /// Whether a delivery of `event` would reach anyone.
     func hasHandlers(for event: String) -> Bool {
-        state.withLock { s in !s.all.isEmpty || s.byEvent[event] != nil }
+        state.withLock { s in !s.all.ids.isEmpty || s.byEvent[event] != nil }
     }
 
     /// The handlers for `event`: specific ones first, then bind-all ones.
     func handlers(for event: String) -> [Handler] {
         state.withLock { s in
-            let specific = s.byEvent[event] ?? []
-            if s.all.isEmpty { return specific.map(\.handler) }
-            return specific.map(\.handler) + s.all.map(\.handler)
+            guard let specific = s.byEvent[event]?.handlers else { return s.all.handlers }
+            if s.all.handlers.isEmpty { return specific }
+            return specific + s.all.handlers
         }
     }
 

@@ -6,11 +6,11 @@ extension ClientCore {
         do {
             message = try WireMessage.decode(text)
         } catch {
-            perform(machine.inbound(now: environment.clock.uptime))
+            perform(machine.inbound(now: arrivalTime))
             reportBadInput(error, text: text)
             return
         }
-        perform(machine.inbound(now: environment.clock.uptime))
+        perform(machine.inbound(now: arrivalTime))
         route(message)
     }
 
@@ -32,7 +32,10 @@ extension ClientCore {
     }
 
     private func route(_ message: WireMessage) {
-        if let event = ProtocolEvent(wireName: message.event, dialect: dialect) {
+        // Every protocol event's wire name is in the reserved namespace: app events (most of the
+        // traffic) skip the table lookup.
+        let reserved = ProtocolEvent.isReserved(message.event, dialect: dialect)
+        if reserved, let event = ProtocolEvent(wireName: message.event, dialect: dialect) {
             switch event {
             case .connectionEstablished: handleHandshake(message)
             case .error: handleWireError(message)
@@ -52,7 +55,7 @@ extension ClientCore {
             }
             return
         }
-        if ProtocolEvent.isReserved(message.event, dialect: dialect) {
+        if reserved {
             reportError(RealtimeError(kind: .unknownEvent, message: "ignored unknown protocol event \(message.event)"))
             return
         }
@@ -79,30 +82,26 @@ extension ClientCore {
         return nil
     }
 
-    /// Delivers an event whose payload is parsed only when someone listens.
+    /// Delivers an event whose payload is parsed only when someone listens (on the delivery queue).
     func deliver(registry: HandlerRegistry, channel: String, name: String, payload: WirePayload?, memberId: String?) {
-        let global = !eventObservers.isEmpty
-        guard global || registry.hasHandlers(for: name) else { return }
-        let event = ChannelEvent(channel: channel, name: name, data: payload?.value, memberId: memberId)
-        enqueue(event, registry: registry, global: global)
+        enqueue(registry: registry, channel: channel, name: name, payload: .wire(payload), memberId: memberId)
     }
 
     /// Delivers an event with a payload already built.
     func deliver(registry: HandlerRegistry, channel: String, name: String, value: JSONValue?) {
-        let global = !eventObservers.isEmpty
-        guard global || registry.hasHandlers(for: name) else { return }
-        enqueue(ChannelEvent(channel: channel, name: name, data: value), registry: registry, global: global)
+        enqueue(registry: registry, channel: channel, name: name, payload: .value(value), memberId: nil)
     }
 
-    private func enqueue(_ event: ChannelEvent, registry: HandlerRegistry, global: Bool) {
-        if global {
-            deliverer.enqueue { [eventObservers] in
-                registry.deliver(event)
-                for handler in eventObservers.handlers { handler(event) }
-            }
-        } else {
-            deliverer.enqueue { registry.deliver(event) }
-        }
+    private func enqueue(
+        registry: HandlerRegistry, channel: String, name: String, payload: Deliverer.Event.Payload, memberId: String?
+    ) {
+        let global = !eventObservers.isEmpty
+        guard global || registry.hasHandlers(for: name) else { return }
+        enqueueDelivery(
+            .event(
+                Deliverer.Event(
+                    registry: registry, observers: global ? eventObservers : nil, channel: channel, name: name,
+                    payload: payload, memberId: memberId)))
     }
 
     // MARK: - Handshake and errors

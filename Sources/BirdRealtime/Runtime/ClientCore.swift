@@ -52,6 +52,13 @@ final class ClientCore: @unchecked Sendable {
     var inflight: [Int: Task<Void, Never>] = [:]
     var nextTaskId = 0
     var isShutDown = false
+    /// Deliveries made while a transport batch is handled; handed to the deliverer together when
+    /// the batch ends (one lock and at most one hop onto the delivery queue per socket read).
+    var staged: [Deliverer.Item] = []
+    /// Greater than zero while a transport batch is handled.
+    var stagingDepth = 0
+    /// The clock's uptime when the transport batch being handled arrived (read once per batch).
+    var batchArrival: Duration?
 
     init(options: BirdRealtime.Options, environment: RealtimeEnvironment) {
         self.options = options
@@ -168,7 +175,7 @@ final class ClientCore: @unchecked Sendable {
             connectionEnded()
         }
         let startup = startingUp
-        deliverer.enqueue { [stateObservers] in
+        enqueueDelivery { [stateObservers] in
             stateObservers.deliver(change, startup: startup)
         }
     }
@@ -183,7 +190,7 @@ final class ClientCore: @unchecked Sendable {
         }
         let schedule = RetrySchedule(delay: delay, attempt: attempt, cause: cause, at: at)
         let startup = startingUp
-        deliverer.enqueue { [retryObservers] in
+        enqueueDelivery { [retryObservers] in
             retryObservers.deliver(schedule, startup: startup)
         }
     }
@@ -223,6 +230,12 @@ final class ClientCore: @unchecked Sendable {
         let transport = environment.makeTransport(configuration, queue) { [weak self] event in
             self?.handleTransportEvent(event, generation: generation)
         }
+        if let batching = transport as? WebSocketTransport {
+            // One call per socket read instead of one per message (set before `connect()`).
+            batching.reportBatches { [weak self] events in
+                self?.handleTransportBatch(events, generation: generation)
+            }
+        }
         self.transport = transport
         liveTransport.withLock { $0 = transport }
         transport.connect()
@@ -238,6 +251,16 @@ final class ClientCore: @unchecked Sendable {
         return old
     }
 
+    /// Handles the events of one socket read; what they deliver goes to the delivery queue in one hop.
+    private func handleTransportBatch(_ events: [TransportEvent], generation: Int) {
+        stagingDepth += 1
+        batchArrival = environment.clock.uptime
+        for event in events { handleTransportEvent(event, generation: generation) }
+        batchArrival = nil
+        stagingDepth -= 1
+        if stagingDepth == 0 { deliverer.enqueue(contentsOf: &staged) }
+    }
+
     private func handleTransportEvent(_ event: TransportEvent, generation: Int) {
         guard generation == transportGeneration, !isShutDown else { return }
         switch event {
@@ -247,14 +270,14 @@ final class ClientCore: @unchecked Sendable {
         case .text(let text):
             handleText(text)
         case .binary(let bytes):
-            perform(machine.inbound(now: environment.clock.uptime))
+            perform(machine.inbound(now: arrivalTime))
             if !wireObservers.isEmpty { tap(.inbound, "<binary message, \(bytes.count) bytes>") }
             reportError(
                 RealtimeError(
                     kind: .binaryMessage, code: 1003,
                     message: "ignored a binary message of \(bytes.count) bytes (the protocol uses text frames)"))
         case .heartbeat:
-            perform(machine.inbound(now: environment.clock.uptime))
+            perform(machine.inbound(now: arrivalTime))
         case .closed(let info):
             _ = detachTransport()
             log(.info, "socket closed: \(info.code) \(info.reason)\(info.failure.map { " — \($0.message)" } ?? "")")
@@ -264,6 +287,9 @@ final class ClientCore: @unchecked Sendable {
                     networkError: info.failure?.message))
         }
     }
+
+    /// When the inbound message being handled arrived: the batch's arrival time, else now.
+    var arrivalTime: Duration { batchArrival ?? environment.clock.uptime }
 
     /// Sends protocol messages in one write.
     func send(_ texts: [String]) {
@@ -286,7 +312,7 @@ final class ClientCore: @unchecked Sendable {
     func sendClientEvent(channel: Channel, event: String, dataText: String) -> Bool {
         let text = WireMessage(event: event, channel: channel.name, data: .json(dataText)).encode()
         guard let transport = liveTransport.snapshot else { return false }
-        if !wireObservers.isEmpty { tap(.outbound, text) }
+        if !wireObservers.isEmpty { tap(.outbound, text, onQueue: false) }
         do {
             try transport.send(texts: [text])
             return true
@@ -298,26 +324,46 @@ final class ClientCore: @unchecked Sendable {
 
     // MARK: - Reporting
 
-    func tap(_ direction: WireDirection, _ text: String) {
+    /// Hands a wire message (redacted) to the `onWireMessage` observers. `onQueue` false: called
+    /// from another thread than the client's queue.
+    func tap(_ direction: WireDirection, _ text: String, onQueue: Bool = true) {
         let redacted = Redaction.redactWireText(text)
-        deliverer.enqueue { [wireObservers] in
+        let work: @Sendable () -> Void = { [wireObservers] in
             for handler in wireObservers.handlers { handler(direction, redacted) }
         }
+        if onQueue { enqueueDelivery(work) } else { deliverer.enqueue(work) }
     }
 
     func reportError(_ error: RealtimeError) {
         log(.error, "error: \(error)")
         let startup = startingUp
-        deliverer.enqueue { [errorObservers] in
+        enqueueDelivery { [errorObservers] in
             errorObservers.deliver(error, startup: startup)
         }
     }
 
     func reportSigninError(_ error: any BirdRealtimeError) {
         log(.warning, "sign-in failed: \(error.message)")
-        deliverer.enqueue { [signinErrorObservers] in
+        enqueueDelivery { [signinErrorObservers] in
             for handler in signinErrorObservers.handlers { handler(error) }
         }
+    }
+
+    // MARK: - Delivery (on the queue)
+
+    /// Queues handler work after everything queued before it (staged while a transport batch is
+    /// handled). Call only on the client's queue.
+    func enqueueDelivery(_ item: consuming Deliverer.Item) {
+        if stagingDepth > 0 {
+            staged.append(item)
+        } else {
+            deliverer.enqueue(item)
+        }
+    }
+
+    /// Queues a closure for the delivery queue, like the `Deliverer.Item` overload.
+    func enqueueDelivery(_ work: @escaping @Sendable () -> Void) {
+        enqueueDelivery(.work(work))
     }
 
     func log(_ level: LogLevel, _ message: @autoclosure () -> String) {

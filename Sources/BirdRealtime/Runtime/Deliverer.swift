@@ -1,11 +1,64 @@
+import BirdWire
 import Foundation
 
 /// Runs handler work on the delivery queue in the order it was enqueued, coalescing bursts into
 /// one queue hop: work enqueued while a drain is scheduled or running joins that drain.
 /// No lock is held while handler work runs.
+///
+/// Channel events travel as ``Item/event(_:)`` values rather than closures (no allocation per
+/// event), and their payloads are parsed on the delivery queue, off the client's queue.
+/// ``enqueue(contentsOf:)`` hands over a whole batch (one transport read) with one lock and at
+/// most one queue hop.
 final class Deliverer: @unchecked Sendable {
+    /// One channel event on its way to a channel's handlers (and the client-wide observers).
+    struct Event {
+        /// The payload as received (parsed on the delivery queue) or as built by the client.
+        enum Payload {
+            case wire(WirePayload?)
+            case value(JSONValue?)
+        }
+
+        let registry: HandlerRegistry
+        /// The client-wide event observers, when there were any at enqueue time.
+        let observers: ObserverList<@Sendable (ChannelEvent) -> Void>?
+        let channel: String
+        let name: String
+        let payload: Payload
+        let memberId: String?
+
+        /// Builds the public event (parsing the payload) and calls the handlers.
+        func run() {
+            let data: JSONValue?
+            switch payload {
+            case .wire(let wire): data = wire?.value
+            case .value(let value): data = value
+            }
+            let event = ChannelEvent(channel: channel, name: name, data: data, memberId: memberId)
+            registry.deliver(event)
+            if let observers {
+                for handler in observers.handlers { handler(event) }
+            }
+        }
+    }
+
+    /// A unit of delivery work.
+    enum Item {
+        case work(@Sendable () -> Void)
+        case event(Event)
+
+        func run() {
+            switch self {
+            case .work(let work): work()
+            case .event(let event): event.run()
+            }
+        }
+    }
+
     private struct Buffer {
-        var items: [@Sendable () -> Void] = []
+        /// Work in order: batches as they were handed over (moved in, not copied item by item).
+        var batches: [[Item]] = []
+        /// An emptied batch buffer kept for reuse by ``enqueue(contentsOf:)``.
+        var spare: [Item] = []
         var scheduled = false
     }
 
@@ -18,31 +71,66 @@ final class Deliverer: @unchecked Sendable {
 
     /// Enqueues `work` to run on the delivery queue after everything enqueued before it.
     func enqueue(_ work: @escaping @Sendable () -> Void) {
+        enqueue(.work(work))
+    }
+
+    /// Enqueues one item after everything enqueued before it.
+    func enqueue(_ item: Item) {
         let schedule = buffer.withLock { b -> Bool in
-            b.items.append(work)
+            if b.batches.isEmpty {
+                b.batches.append([item])
+            } else {
+                b.batches[b.batches.count - 1].append(item)
+            }
             if b.scheduled { return false }
             b.scheduled = true
             return true
         }
-        if schedule {
-            queue.async { self.drain() }
+        if schedule { scheduleDrain() }
+    }
+
+    /// Enqueues `items` in order after everything enqueued before them and leaves `items` empty
+    /// (with a reused buffer): one lock and at most one queue hop for the lot, no per-item copy.
+    func enqueue(contentsOf items: inout [Item]) {
+        guard !items.isEmpty else { return }
+        let schedule = buffer.withLock { b -> Bool in
+            b.batches.append(items)
+            items = b.spare
+            b.spare = []
+            if b.scheduled { return false }
+            b.scheduled = true
+            return true
         }
+        if schedule { scheduleDrain() }
+    }
+
+    private func scheduleDrain() {
+        queue.async { self.drain() }
     }
 
     private func drain() {
         while true {
-            let items = buffer.withLock { b -> [@Sendable () -> Void] in
-                if b.items.isEmpty {
+            var batches = buffer.withLock { b -> [[Item]] in
+                if b.batches.isEmpty {
                     b.scheduled = false
                     return []
                 }
-                let items = b.items
-                b.items = []
-                b.items.reserveCapacity(min(items.count, 1024))
-                return items
+                defer { b.batches = [] }
+                return b.batches
             }
-            if items.isEmpty { return }
-            for item in items { item() }
+            if batches.isEmpty { return }
+            batches.reverse()
+            while var batch = batches.popLast() {  // owned uniquely: emptied in place, then reused
+                batch.withUnsafeBufferPointer { items in
+                    for index in items.indices { items[index].run() }
+                }
+                batch.removeAll(keepingCapacity: true)
+                if batch.capacity <= 4096 {
+                    buffer.withLock { b in
+                        if b.spare.capacity < batch.capacity { swap(&b.spare, &batch) }
+                    }
+                }
+            }
         }
     }
 }

@@ -5,6 +5,8 @@ import WebSocket
 /// OpenSSL, optional extra CA file). Events arrive in order on the client's private queue.
 public final class WebSocketTransport: Transport, @unchecked Sendable {
     private let client: WebSocketClient
+    /// Set by ``reportBatches(_:)``: receives each socket read's events in one call instead.
+    private let batchHandler = Locked<(@Sendable ([TransportEvent]) -> Void)?>(nil)
 
     /// Creates a transport for `configuration` reporting on `queue`.
     public init(
@@ -15,9 +17,20 @@ public final class WebSocketTransport: Transport, @unchecked Sendable {
             url: configuration.url, headers: configuration.headers,
             connectTimeout: configuration.connectTimeout,
             caFile: configuration.caFile)
-        client = WebSocketClient(configuration: wsConfiguration, queue: queue) { event in
-            onEvent(Self.translate(event))
-        }
+        let batchHandler = self.batchHandler
+        client = WebSocketClient(configuration: wsConfiguration, queue: queue, onEvents: { events in
+            if let handler = batchHandler.snapshot {
+                handler(events.map(Self.translate))
+            } else {
+                for event in events { onEvent(Self.translate(event)) }
+            }
+        })
+    }
+
+    /// Reports the events of one socket read together to `handler` (on the same queue, in the
+    /// same order) instead of one by one to `onEvent`. Call before ``connect()``.
+    func reportBatches(_ handler: @escaping @Sendable ([TransportEvent]) -> Void) {
+        batchHandler.withLock { $0 = handler }
     }
 
     /// A ``TransportFactory`` making WebSocket transports.
