@@ -6,13 +6,21 @@ extension Edge {
     /// Returns the number of connections reached.
     @discardableResult
     func publish(channel: String, event: String, data: WirePayload?, excluding: String? = nil) -> Int {
-        guard let state = channels[channel] else { return 0 }
-        let message = WireMessage(event: event, channel: channel, data: data)
-        let text = encode(message)
+        guard channels[channel] != nil else { return 0 }
+        let text = encode(WireMessage(event: event, channel: channel, data: data))
+        return publish(encoded: text, channel: channel, excluding: excluding)
+    }
+
+    /// Delivers an already-encoded message (`text`, naming `channel`) `times` times in a row to
+    /// every subscriber of `channel` except `excluding`: a burst encodes its message once.
+    /// Returns the number of connections reached.
+    @discardableResult
+    func publish(encoded text: String, channel: String, times: Int = 1, excluding: String? = nil) -> Int {
+        guard let state = channels[channel], times > 0 else { return 0 }
         var reached = 0
         for id in state.subscribers where id != excluding {
             if let peer = connections[id], !peer.silenced {
-                send(peer, text: text)
+                for _ in 0..<times { send(peer, text: text) }
                 reached += 1
             }
         }

@@ -257,7 +257,11 @@ public final class Sandbox: @unchecked Sendable {
         nextBurst += 1
         let start = Date()
         var sent = 0
-        let payload = Edge.unsignedPayload(data)  // built once, not per event
+        // The message is encoded once for the whole burst (as `publishUnsigned` would send it),
+        // and each timer tick's events go out together: queued in order, written with one
+        // event-loop wake-up and one socket write per connection.
+        let target = edge.deliveryChannel(channel)
+        let text = edge.encode(WireMessage(event: event, channel: target, data: Edge.unsignedPayload(data)))
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = rate > 0 ? max(1 / rate, 0.005) : 0.001
         timer.schedule(deadline: .now(), repeating: interval)
@@ -266,9 +270,12 @@ public final class Sandbox: @unchecked Sendable {
             let due =
                 rate > 0
                 ? Int(min(Double(count), Date().timeIntervalSince(start) * rate + 1)) : min(count, sent + 1000)
-            while sent < due {
-                self.edge.publishUnsigned(channel: channel, event: event, payload: payload)
-                sent += 1
+            if sent < due {
+                let times = due - sent
+                WebSocketServer.coalescingSends {
+                    _ = self.edge.publish(encoded: text, channel: target, times: times)
+                }
+                sent = due
             }
             if sent >= count {
                 self.bursts[key]?.cancel()
