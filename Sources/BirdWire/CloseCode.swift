@@ -38,8 +38,12 @@ public enum CloseCode {
     }
 
     /// One line for humans: "4009 unauthorized — refused, no retry".
+    /// The behaviour is left out when the meaning already says it ("4200 generic reconnect
+    /// immediately").
     public static func summary(_ code: Int) -> String {
-        "\(code) \(meaning(code)) — \(band(code).behaviour)"
+        let meaning = meaning(code)
+        let behaviour = band(code).behaviour
+        return meaning.hasSuffix(behaviour) ? "\(code) \(meaning)" : "\(code) \(meaning) — \(behaviour)"
     }
 
     static let table: [Int: String] = [

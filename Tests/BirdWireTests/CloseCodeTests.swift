@@ -34,5 +34,6 @@ struct CloseCodeTests {
         #expect(CloseCode.meaning(4201) == "pong not received")
         #expect(CloseCode.meaning(4055).contains("refused"))
         #expect(CloseCode.summary(4009).contains("no retry"))
+        #expect(CloseCode.summary(4200) == "4200 generic reconnect immediately", "the band is not said twice")
     }
 }
