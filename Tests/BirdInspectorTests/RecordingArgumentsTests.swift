@@ -6,16 +6,7 @@ import Testing
 @testable import BirdInspector
 
 @Suite("Command-line arguments: recording and replay")
-struct RecordingArgumentsTests {
-    func options(_ args: [String], env: [String: String] = [:]) throws -> InspectorOptions {
-        guard case .run(let o) = try Arguments.parse(args, environment: env).get() else { throw ArgumentError("not a run") }
-        return o
-    }
-
-    func error(_ args: [String], env: [String: String] = [:]) -> String? {
-        if case .failure(let e) = Arguments.parse(args, environment: env) { return e.message }
-        return nil
-    }
+struct RecordingArgumentsTests: ArgumentParsing {
 
     @Test("--record with a live session, in the TUI and headless")
     func record() throws {

@@ -116,17 +116,25 @@ struct CommandTextTests {
     }
 }
 
-@Suite("Command-line arguments")
-struct ArgumentsTests {
+/// Parsing helpers shared by the argument suites.
+protocol ArgumentParsing {}
+
+extension ArgumentParsing {
+    /// The options of a successful `run` parse (throws otherwise).
     func options(_ args: [String], env: [String: String] = [:]) throws -> InspectorOptions {
         guard case .run(let o) = try Arguments.parse(args, environment: env).get() else { throw ArgumentError("not a run") }
         return o
     }
 
+    /// The error message of a failed parse, or nil when it succeeded.
     func error(_ args: [String], env: [String: String] = [:]) -> String? {
         if case .failure(let e) = Arguments.parse(args, environment: env) { return e.message }
         return nil
     }
+}
+
+@Suite("Command-line arguments")
+struct ArgumentsTests: ArgumentParsing {
 
     @Test("every flag of the issue parses")
     func flags() throws {

@@ -47,22 +47,9 @@ struct BatchDeliveryTests {
             Issue.record("Python venv missing: run Scripts/bootstrap (or set BIRD_PYTHON)")
             return
         }
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("bird-burst-\(UUID().uuidString).py")
-        try Self.edgeScript.write(to: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        let portLine = try #require(WebSocketTransportTests.readLine(output.fileHandleForReading))
-        let port = try #require(Int(portLine.dropFirst("PORT ".count)))
+        let peer = try PythonEdge(python: python, script: Self.edgeScript)
+        defer { peer.stop() }
+        let port = try #require(peer.port)
 
         let delivery = DispatchQueue(label: "batch.test")
         let key = DispatchSpecificKey<Bool>()

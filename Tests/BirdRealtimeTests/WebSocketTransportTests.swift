@@ -47,22 +47,9 @@ struct WebSocketTransportTests {
             Issue.record("Python venv missing: run Scripts/bootstrap (or set BIRD_PYTHON)")
             return
         }
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("bird-edge-\(UUID().uuidString).py")
-        try Self.edgeScript.write(to: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        let portLine = try #require(Self.readLine(output.fileHandleForReading))
-        let port = try #require(Int(portLine.dropFirst("PORT ".count)))
+        let peer = try PythonEdge(python: python, script: Self.edgeScript)
+        defer { peer.stop() }
+        let port = try #require(peer.port)
 
         let delivery = DispatchQueue(label: "transport.test")
         let bird = BirdRealtime(
@@ -97,5 +84,34 @@ struct WebSocketTransportTests {
             if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(byte)
         }
+    }
+}
+
+/// A Python edge script run in its own process; it prints `PORT n` once it listens.
+final class PythonEdge {
+    let process: Process
+    private let script: URL
+    /// The port the script printed, or nil when it printed none.
+    let port: Int?
+
+    init(python: String, script text: String) throws {
+        script = FileManager.default.temporaryDirectory.appendingPathComponent("bird-edge-\(UUID().uuidString).py")
+        try text.write(to: script, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        port = WebSocketTransportTests.readLine(output.fileHandleForReading)
+            .flatMap { Int($0.dropFirst("PORT ".count)) }
+    }
+
+    /// Kills the process and removes the script.
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: script)
     }
 }

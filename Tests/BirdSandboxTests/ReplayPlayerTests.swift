@@ -7,7 +7,7 @@ import Testing
 /// how it ends.
 struct ReplayPlayerTests {
     private struct Rig {
-        let scheduler = ReplayVirtualScheduler()
+        let scheduler = VirtualScheduler()
         let log = ReplayLogLines()
         let player: ReplayPlayer
 
