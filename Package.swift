@@ -20,11 +20,14 @@ let package = Package(
         .systemLibrary(
             name: "CNcurses", path: "Modules/CNcurses",
             providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(
+            name: "CSodium", path: "Modules/CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
 
         // RFC 6455 client and server over POSIX sockets, TLS via OpenSSL, plus a small HTTP/1.1 client.
         .target(name: "WebSocket", dependencies: ["COpenSSL"]),
         // The protocol model shared by the client and the sandbox.
-        .target(name: "BirdWire", dependencies: ["COpenSSL"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "BirdWire", dependencies: ["COpenSSL", "CSodium"], linkerSettings: [.linkedLibrary("m")]),
         // The client library.
         .target(name: "BirdRealtime", dependencies: ["BirdWire", "WebSocket"]),
         // Manual clock and scripted transport for tests (ours and users').
