@@ -27,6 +27,7 @@ struct EncryptionHostileInputTests {
             (data(ciphertext: "not base64 at all"), .notBase64(.ciphertext)),
             (data(ciphertext: String(ciphertext.dropLast())), .notBase64(.ciphertext)),  // padding cut
             (data(ciphertext: "\\u0000" + ciphertext), .notBase64(.ciphertext)),  // NUL inside the string
+            (data(nonce: "AAECAwQFBgcICQoLDA0ODxAREhMUFR\u{FF}X"), .notBase64(.nonce)),  // non-ASCII
             (data(nonce: String(nonce.dropLast(4))), .wrongNonceLength(byteCount: 21)),  // truncated nonce
             (data(nonce: "AAECAwQFBgcICQoLDA0ODxAREhMUFRY="), .wrongNonceLength(byteCount: 23)),
             (data(nonce: nonce + "AAAA"), .wrongNonceLength(byteCount: 27)),

@@ -118,6 +118,10 @@ struct EncryptionPrimitiveTests {
             ("dKdh8WYKCKhaBvYrKaTDAzpo57WbTXY/xVjVbHX/sMI==", .notBase64),  // extra padding
             ("dKdh8WYKCKhaBvYrKaTDAzpo57WbTXY/xVjVbHX/sMJ=", .notBase64),  // non-zero trailing bits
             ("dKdh\u{0}8WYKCKhaBvYrKaTDAzpo57WbTXY/xVjVbHX/sMI=", .notBase64),  // embedded NUL
+            // Bytes 0x80–0xFF, which libsodium 1.0.18 alone would take for '+' or '/' (the fuzzer's
+            // find: "dKd", 0xFF x7, 0xF9, then "h8WYKCKhaBvY/sMI=", read as U+FFFD, is 44 bytes).
+            ("dKd" + String(repeating: "\u{FFFD}", count: 8) + "h8WYKCKhaBvY/sMI=", .notBase64),
+            ("dKdh8WYKCKhaBvYrKaTDAzpo57WbTXY/xVjVbHX/sé=", .notBase64),
             ("", .wrongLength(byteCount: 0)),
             ("AAAAAAAAAAAAAAAAAAAAAA==", .wrongLength(byteCount: 16)),
             (String(repeating: "A", count: 44), .wrongLength(byteCount: 33)),

@@ -44,14 +44,16 @@ enum Sodium {
         _ = initialized
         let count = text.utf8.count
         if count == 0 { return [] }
+        // libsodium 1.0.18 reads bytes 0x80–0xFF as alphabet characters (its constant-time table
+        // assumes ASCII; found by the fuzzer), so only the alphabet and padding go past here.
+        guard text.utf8.allSatisfy(isBase64Byte) else { return nil }
         // Room for the decoded bytes: 3 per 4 characters, rounded up (count is far from Int.max:
         // it is the length of a string in memory).
         var out = [UInt8](repeating: 0, count: count / 4 * 3 + 3)
         let capacity = out.count
         var length = 0
-        // withCString hands libsodium the string's UTF-8 bytes; an embedded NUL or any byte
-        // outside the alphabet makes it fail, and b64_end nil makes it refuse input it did not
-        // consume entirely.
+        // withCString hands libsodium the string's UTF-8 bytes; it checks padding and trailing
+        // bits, and b64_end nil makes it refuse input it did not consume entirely.
         let status = text.withCString { chars in
             out.withUnsafeMutableBufferPointer { o -> Int32 in
                 guard let o = o.baseAddress else { return -1 }
@@ -60,6 +62,17 @@ enum Sodium {
         }
         guard status == 0, length >= 0, length <= capacity else { return nil }
         return Array(out.prefix(length))
+    }
+
+    /// Whether `byte` is in the standard alphabet or is the padding `=`.
+    private static func isBase64Byte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
     }
 
     // MARK: - Hash, random, secretbox
