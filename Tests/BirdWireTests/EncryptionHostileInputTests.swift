@@ -62,7 +62,10 @@ struct EncryptionHostileInputTests {
     func huge() throws {
         let big = String(repeating: "A", count: 10 << 20)
         let text = Self.data(ciphertext: big)
-        #expect(throws: EncryptedPayloadError.tooLarge(byteCount: text.utf8.count, limit: EncryptedPayload.defaultMaxTextBytes)) {
+        #expect(
+            throws: EncryptedPayloadError.tooLarge(
+                byteCount: text.utf8.count, limit: EncryptedPayload.defaultMaxTextBytes)
+        ) {
             try EncryptedPayload(parsing: text)
         }
         // Past the limit the parse is still safe: 7.5 MiB of zeros that do not authenticate.
@@ -70,8 +73,12 @@ struct EncryptionHostileInputTests {
         #expect(payload.ciphertext.count == (10 << 20) / 4 * 3)
         #expect(throws: DecryptionFailure.authenticationFailed) { try payload.open(with: try SDKVectors.key()) }
         // The limit counts UTF-8 bytes, and a limit of zero (or less) refuses everything.
-        #expect(throws: EncryptedPayloadError.tooLarge(byteCount: 2, limit: 1)) { try EncryptedPayload(parsing: "é", maxTextBytes: 1) }
-        #expect(throws: EncryptedPayloadError.tooLarge(byteCount: 2, limit: -1)) { try EncryptedPayload(parsing: "{}", maxTextBytes: -1) }
+        #expect(throws: EncryptedPayloadError.tooLarge(byteCount: 2, limit: 1)) {
+            try EncryptedPayload(parsing: "é", maxTextBytes: 1)
+        }
+        #expect(throws: EncryptedPayloadError.tooLarge(byteCount: 2, limit: -1)) {
+            try EncryptedPayload(parsing: "{}", maxTextBytes: -1)
+        }
     }
 
     @Test("the wrong key, a MAC-only payload, a flipped bit: authentication fails, a refresh is warranted")
@@ -82,7 +89,9 @@ struct EncryptionHostileInputTests {
         // Another channel's key under the right master key fails too.
         let otherChannel = try EncryptionMasterKey(base64: SDKVectors.masterKey).channelKey(for: "private-encrypted-x")
         for wrong in [wrongKey, otherChannel] {
-            let error = #expect(throws: EncryptedDataError.self) { try EncryptedPayload.decrypt(SDKVectors.fixedData, with: wrong) }
+            let error = #expect(throws: EncryptedDataError.self) {
+                try EncryptedPayload.decrypt(SDKVectors.fixedData, with: wrong)
+            }
             #expect(error == .undecryptable(.authenticationFailed))
             #expect(error?.warrantsKeyRefresh == true)
         }
@@ -105,7 +114,9 @@ struct EncryptionHostileInputTests {
         // A tag and nothing else: well-formed, but not a tag this key made.
         let macOnly = Self.data(ciphertext: Sodium.base64([UInt8](repeating: 0xAB, count: 16)))
         #expect(try EncryptedPayload(parsing: macOnly).ciphertext.count == 16)
-        #expect(throws: DecryptionFailure.authenticationFailed) { try EncryptedPayload(parsing: macOnly).open(with: key) }
+        #expect(throws: DecryptionFailure.authenticationFailed) {
+            try EncryptedPayload(parsing: macOnly).open(with: key)
+        }
         // The genuine payload still opens (nothing above altered it).
         #expect(try genuine.open(with: key) == SDKVectors.plaintext)
     }

@@ -50,7 +50,10 @@ struct EncryptionInteropTests {
             guard
                 let out = await PythonPeer.run(
                     python, script: Self.peer,
-                    arguments: ["sdk-seal", Data(masterBytes).base64EncodedString(), channel, Data(plaintext.utf8).base64EncodedString()])
+                    arguments: [
+                        "sdk-seal", Data(masterBytes).base64EncodedString(), channel,
+                        Data(plaintext.utf8).base64EncodedString(),
+                    ])
             else { return }
             let sharedSecret = try #require(out["shared_secret"] as? String)
             let data = try #require(out["data"] as? String)
@@ -58,7 +61,8 @@ struct EncryptionInteropTests {
             let ours = master.channelKey(for: channel)
             #expect(ours == (try EncryptionKey(base64: sharedSecret)), "channel \(channel)")
             #expect(ours.revealBase64() == sharedSecret)
-            #expect(try EncryptedPayload.decrypt(data, with: ours) == plaintext, "plaintext \(plaintext.debugDescription)")
+            #expect(
+                try EncryptedPayload.decrypt(data, with: ours) == plaintext, "plaintext \(plaintext.debugDescription)")
             let wrong = EncryptionMasterKey.random().channelKey(for: channel)
             #expect(throws: EncryptedDataError.undecryptable(.authenticationFailed)) {
                 try EncryptedPayload.decrypt(data, with: wrong)
@@ -119,7 +123,9 @@ enum PythonPeer {
             .deletingLastPathComponent()
         let path = root.appendingPathComponent(".venv/bin/python").path
         if FileManager.default.isExecutableFile(atPath: path) { return path }
-        Issue.record("Python venv missing at \(path): run Scripts/bootstrap (or set BIRD_PYTHON)", sourceLocation: sourceLocation)
+        Issue.record(
+            "Python venv missing at \(path): run Scripts/bootstrap (or set BIRD_PYTHON)", sourceLocation: sourceLocation
+        )
         return nil
     }
 

@@ -23,12 +23,14 @@ enum SDKVectors {
     static let fixedCiphertext = "VftJZ2W5JHr2sodQok1I2MfvwdOgJgC7QsWIMKgSjOZFEwFP9+vrnH8mAr8BRko="
     static let fixedData = "{\"nonce\": \"\(fixedNonce)\", \"ciphertext\": \"\(fixedCiphertext)\"}"
     /// `encrypt(channel, "", master, nonce=bytes([7] * 24))`: a tag and nothing else.
-    static let emptyData = "{\"nonce\": \"BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcH\", \"ciphertext\": \"HKwiFhSTKNCMra+30IiSFA==\"}"
+    static let emptyData =
+        "{\"nonce\": \"BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcH\", \"ciphertext\": \"HKwiFhSTKNCMra+30IiSFA==\"}"
     /// The `data` member of the SDK's own `trigger(channel, "order-placed", {...})` request.
     static let sdkTriggerData =
         "{\"nonce\": \"sHEM79dpU03prOYxOkMkqxBOA3MYchjO\", \"ciphertext\": \"2PhJSKm1CgOr67T87kcDl/TG97369iTvMoGh39MVi8ptdRy5EAxsyPmnDxA7mz0=\"}"
     /// PyNaCl `SecretBox(shared_secret).encrypt(b"\xff\xfe\xfd", bytes([9] * 24))`: authentic, not UTF-8.
-    static let notUTF8Data = "{\"nonce\": \"CQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJ\", \"ciphertext\": \"6B+jUpibE3tOAF98rpDDzinV1w==\"}"
+    static let notUTF8Data =
+        "{\"nonce\": \"CQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJ\", \"ciphertext\": \"6B+jUpibE3tOAF98rpDDzinV1w==\"}"
 
     static func key() throws -> EncryptionKey { try EncryptionKey(base64: sharedSecret) }
 }
@@ -49,7 +51,9 @@ struct EncryptionVectorTests {
     @Test("an encrypted channel is signed like any private channel (the SDK's auth)")
     func authSignature() {
         let string = Signature.channelString(connectionId: "1234.1234", channel: SDKVectors.channel, memberData: nil)
-        #expect(Signature.auth(appKey: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8", string: string) == SDKVectors.auth)
+        #expect(
+            Signature.auth(appKey: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8", string: string)
+                == SDKVectors.auth)
     }
 
     @Test("sealing with the SDK's nonce gives the SDK's ciphertext, and our text parses back")
@@ -58,7 +62,8 @@ struct EncryptionVectorTests {
         let payload = EncryptedPayload.seal(plaintext: SDKVectors.plaintext, key: try SDKVectors.key(), nonce: nonce)
         #expect(payload.nonce.base64 == SDKVectors.fixedNonce)
         #expect(Sodium.base64(payload.ciphertext) == SDKVectors.fixedCiphertext)
-        #expect(payload.text == "{\"nonce\":\"\(SDKVectors.fixedNonce)\",\"ciphertext\":\"\(SDKVectors.fixedCiphertext)\"}")
+        #expect(
+            payload.text == "{\"nonce\":\"\(SDKVectors.fixedNonce)\",\"ciphertext\":\"\(SDKVectors.fixedCiphertext)\"}")
         #expect(try EncryptedPayload(parsing: payload.text) == payload)
         #expect(try EncryptedPayload(parsing: SDKVectors.fixedData) == payload)
     }
@@ -133,7 +138,9 @@ struct EncryptionPrimitiveTests {
 
     @Test("keys from bytes check the length")
     func keyBytes() throws {
-        #expect(throws: EncryptionKeyError.wrongLength(byteCount: 31)) { try EncryptionKey(bytes: [UInt8](repeating: 1, count: 31)) }
+        #expect(throws: EncryptionKeyError.wrongLength(byteCount: 31)) {
+            try EncryptionKey(bytes: [UInt8](repeating: 1, count: 31))
+        }
         #expect(throws: EncryptionKeyError.wrongLength(byteCount: 33)) {
             try EncryptionMasterKey(bytes: [UInt8](repeating: 1, count: 33))
         }
@@ -173,9 +180,10 @@ struct EncryptionPrimitiveTests {
             #expect(ChannelKind.isEncrypted(channelName: name))
             #expect(!ChannelKind.allowsClientEvents(channelName: name))
         }
-        for name in ["private-orders", "private-encryptedorders", "presence-encrypted-x", "encrypted-x", "orders",
-            "#server-to-member-private-encrypted-x"]
-        {
+        for name in [
+            "private-orders", "private-encryptedorders", "presence-encrypted-x", "encrypted-x", "orders",
+            "#server-to-member-private-encrypted-x",
+        ] {
             #expect(!ChannelKind.isEncrypted(channelName: name), "\(name)")
         }
         #expect(ChannelKind.allowsClientEvents(channelName: "private-orders"))
@@ -190,7 +198,8 @@ struct EncryptionPrimitiveTests {
             for event in ProtocolEvent.allCases {
                 #expect(!EncryptedChannel.carriesEncryptedData(eventName: event.wireName(dialect), dialect: dialect))
             }
-            #expect(!EncryptedChannel.carriesEncryptedData(eventName: dialect.internalPrefix + "future", dialect: dialect))
+            #expect(
+                !EncryptedChannel.carriesEncryptedData(eventName: dialect.internalPrefix + "future", dialect: dialect))
             #expect(EncryptedChannel.carriesEncryptedData(eventName: "order-placed", dialect: dialect))
             #expect(EncryptedChannel.carriesEncryptedData(eventName: "client-typing", dialect: dialect))
         }

@@ -45,7 +45,8 @@ public enum EncryptedPayloadError: Error, Sendable, Equatable, CustomStringConve
         case .wrongNonceLength(let count):
             return "encrypted payload's nonce is \(count) bytes; it must be \(EncryptionNonce.byteCount)"
         case .ciphertextTooShort(let count):
-            return "encrypted payload's ciphertext is \(count) bytes, shorter than its \(EncryptedPayload.macByteCount)-byte tag"
+            let tag = EncryptedPayload.macByteCount
+            return "encrypted payload's ciphertext is \(count) bytes, shorter than its \(tag)-byte tag"
         }
     }
 }
