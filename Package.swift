@@ -23,13 +23,17 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", path: "Modules/CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
+        // Linux kernel headers Glibc's module lacks (rtnetlink for the network path monitor); no link.
+        .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
         // RFC 6455 client and server over POSIX sockets, TLS via OpenSSL, plus a small HTTP/1.1 client.
         .target(name: "WebSocket", dependencies: ["COpenSSL"]),
         // The protocol model shared by the client and the sandbox.
         .target(name: "BirdWire", dependencies: ["COpenSSL", "CSodium"], linkerSettings: [.linkedLibrary("m")]),
         // The client library.
-        .target(name: "BirdRealtime", dependencies: ["BirdWire", "WebSocket"]),
+        .target(
+            name: "BirdRealtime",
+            dependencies: ["BirdWire", "WebSocket", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         // Manual clock and scripted transport for tests (ours and users').
         .target(name: "BirdRealtimeTestSupport", dependencies: ["BirdRealtime", "BirdWire"]),
         // The local edge.
@@ -46,6 +50,8 @@ let package = Package(
         .executableTarget(name: "websocket-agent", dependencies: ["WebSocket"]),
         .executableTarget(name: "bird-fuzz", dependencies: ["WebSocket", "BirdWire", "BirdSandbox"]),
         .executableTarget(name: "bird-bench", dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire"]),
+        // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drill.
+        .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime"]),
 
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], exclude: ["Peers"]),
         .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Prints to stderr and exits with status 2 (misuse or a setup failure).
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("bird-netcheck: \(message)\n".utf8))
+    exit(2)
+}
+
+/// Writes a line to stdout at once (a parent process reads it as it comes).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// `--name value` pairs and bare `--flag`s.
+struct Options {
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+    private static let flagNames: Set<String> = ["mutate"]
+
+    init(_ list: ArraySlice<String>) {
+        var iterator = list.makeIterator()
+        while let key = iterator.next() {
+            guard key.hasPrefix("--") else { fail("unexpected argument '\(key)'") }
+            let name = String(key.dropFirst(2))
+            if Self.flagNames.contains(name) {
+                flags.insert(name)
+                continue
+            }
+            guard let value = iterator.next() else { fail("\(key) wants a value") }
+            values[name] = value
+        }
+    }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    func int(_ name: String, _ fallback: Int, range: ClosedRange<Int>) -> Int {
+        guard let text = values[name] else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            fail("--\(name) wants an integer in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+}
+
+/// Runs `ip` with `arguments`; exits the tool (status 2) when it fails.
+func ip(_ arguments: String...) { ip(arguments) }
+
+/// Runs `ip` with `arguments`; exits the tool (status 2) when it fails. Spawned with
+/// `posix_spawn`, not `Process`: Foundation's child watcher needs a loopback socket pair, which a
+/// fresh namespace (lo down) cannot give.
+func ip(_ arguments: [String]) {
+    let argv = ([ipPath] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, ipPath, nil, nil, argv, environ)
+    guard spawned == 0 else { fail("cannot run \(ipPath): \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+        guard errno == EINTR else { fail("waitpid: \(String(cString: strerror(errno)))") }
+    }
+    // WIFEXITED && WEXITSTATUS == 0, spelled out (the macros do not import).
+    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+        fail("ip \(arguments.joined(separator: " ")) failed (wait status \(status))")
+    }
+}
+
+let ipPath: String = {
+    for candidate in ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
+    where FileManager.default.isExecutableFile(atPath: candidate) {
+        return candidate
+    }
+    return "ip"
+}()

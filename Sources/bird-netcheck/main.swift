@@ -1,0 +1,34 @@
+// bird-netcheck: the network path monitor from the command line (Linux).
+//
+//   bird-netcheck watch [--debounce-ms N] [--count N]
+//       Prints the path (docs/NETWORK.md), then one line per change, until interrupted or N changes.
+//   bird-netcheck record [--mutate]
+//       Prints Swift source with the raw rtnetlink datagrams of a links, addresses and routes dump
+//       (the fixtures of Tests/BirdRealtimeTests/NetlinkRecordings*.swift). With --mutate, which
+//       needs a fresh network namespace (`unshare -n bird-netcheck record --mutate`), it also sets
+//       up loopback and default routes and records what each `ip` change emits.
+//   bird-netcheck drill [--debounce-ms N] [--deadline-ms N]
+//       In a fresh network namespace only (`unshare -n bird-netcheck drill`): starts the monitor,
+//       removes and restores default routes and takes the link down and up with `ip`, and prints
+//       one `step` line per change with the time the monitor took to report it. Exit status 0 when
+//       every step was reported within the deadline (default 5000 ms), 1 otherwise, 2 on misuse.
+//
+// `record --mutate` and `drill` refuse to run unless the namespace holds nothing but `lo`, so they
+// never touch the host's network.
+import Foundation
+
+#if canImport(Glibc)
+    let arguments = CommandLine.arguments.dropFirst()
+    guard let mode = arguments.first else {
+        fail("usage: bird-netcheck watch|record|drill [options] (see the top of Sources/bird-netcheck/main.swift)")
+    }
+    let options = Options(arguments.dropFirst())
+    switch mode {
+    case "watch": watch(options)
+    case "record": record(options)
+    case "drill": exit(drill(options) ? 0 : 1)
+    default: fail("unknown mode '\(mode)' (watch, record, drill)")
+    }
+#else
+    fail("bird-netcheck needs Linux (rtnetlink)")
+#endif
