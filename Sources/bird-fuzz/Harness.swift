@@ -22,6 +22,8 @@ struct FuzzHarness: Sendable {
         .websocket,
         .message,
         .http,
+        .client,
+        .replay,
     ]
 
     /// The harness called `name`, if any.
