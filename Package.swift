@@ -48,7 +48,9 @@ let package = Package(
         // Developer tools: the Autobahn|Testsuite / benchmark agent and the libFuzzer harnesses
         // (built with -DFUZZING by Scripts/fuzz; a plain build gives a binary that explains itself).
         .executableTarget(name: "websocket-agent", dependencies: ["WebSocket"]),
-        .executableTarget(name: "bird-fuzz", dependencies: ["WebSocket", "BirdWire", "BirdSandbox"]),
+        .executableTarget(
+            name: "bird-fuzz",
+            dependencies: ["WebSocket", "BirdWire", "BirdSandbox", "BirdRealtime", "BirdRealtimeTestSupport"]),
         .executableTarget(name: "bird-bench", dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire"]),
         // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drill.
         .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime"]),

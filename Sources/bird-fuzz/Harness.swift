@@ -23,6 +23,8 @@ struct FuzzHarness: Sendable {
         .message,
         .http,
         .encrypted,
+        .client,
+        .replay,
     ]
 
     /// The harness called `name`, if any.

@@ -121,15 +121,18 @@ struct ChannelTests {
     @Test("unsubscribe while the authorizer runs: nothing is sent")
     func unsubscribeAuthorizing() async throws {
         let gate = TestBox(false)
+        let started = TestBox(false)
         let h = Harness { options in
             options.authorizer = { request in
+                started.mutate { $0 = true }
                 while !gate.get { try await Task.sleep(for: .milliseconds(1)) }
                 return AuthResponse(auth: "k:x")
             }
         }
         let socket = try await h.connect()
         h.bird.subscribe("private-slow")
-        try await Task.sleep(for: .milliseconds(20))
+        // The authorizer is running (not merely about to): the unsubscribe comes while it runs.
+        await h.waitUntil({ started.get }, what: "the authorizer started")
         h.bird.unsubscribe("private-slow")
         gate.mutate { $0 = true }
         await h.settle()

@@ -119,12 +119,16 @@ final class Harness: @unchecked Sendable {
         }
     }
 
-    /// Polls `condition` (settling in between) until it holds or 5 s of real time pass.
-    func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+    /// Polls `condition` (settling in between) until it holds or 5 s of real time pass; then
+    /// records an issue naming `what` at the caller's location.
+    func waitUntil(
+        _ condition: () -> Bool, what: @autoclosure () -> String = "a condition",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         let deadline = ContinuousClock.now + .seconds(5)
         while !condition() {
             if ContinuousClock.now > deadline {
-                Issue.record("condition not met within 5 s", sourceLocation: sourceLocation)
+                Issue.record("\(what()) not met within 5 s", sourceLocation: sourceLocation)
                 return
             }
             try? await Task.sleep(for: .milliseconds(2))

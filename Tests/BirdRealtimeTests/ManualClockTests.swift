@@ -35,7 +35,15 @@ struct ManualClockTests {
             try await clock.sleep(for: .seconds(5))
             woke.mutate { $0 = true }
         }
-        while clock.pendingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        // The sleeper registers from another task: wait for it, with a deadline that fails the test.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while clock.pendingCount == 0 {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the sleeper did not register with the clock within 10 s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
         clock.advance(by: .seconds(4))
         #expect(!woke.get)
         clock.advance(by: .seconds(1))

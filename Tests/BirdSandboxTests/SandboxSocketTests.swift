@@ -75,9 +75,17 @@ import WebSocket
         #expect(await client.waitForClose()?.code == 4200)
         let during = TestClient(url)
         #expect(await during.waitForClose()?.code == 1006)
-        try await Task.sleep(for: .milliseconds(1300))
-        let after = TestClient(url)
-        #expect(await after.connectionId() != nil)
+        // The port reopens after down_seconds: retry (as a client would) until one connects, with
+        // a deadline that fails the test, rather than sleeping past the down time.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var after: String?
+        while after == nil, ContinuousClock.now < deadline {
+            let attempt = TestClient(url)
+            // Refused (closed) or answered (a handshake), whichever comes first.
+            guard await attempt.wait(until: { $0.closeInfo != nil || !$0.messages.isEmpty }) else { break }
+            if attempt.closeInfo == nil { after = await attempt.connectionId() }
+        }
+        #expect(after != nil, "no connection within 10 s after the restart's down time")
     }
 
     @Test func hostileInputDoesNotDisturbOthers() async throws {

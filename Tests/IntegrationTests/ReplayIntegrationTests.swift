@@ -17,9 +17,11 @@ extension Integration {
             // refused attempts), a TCP drop, then over capacity (4100 close, refused with 4100 for
             // a moment). After each, wait until the channels are subscribed on the new connection.
             let live = try SandboxFixture()
-            let original = ClientFixture(sandbox: live)
+            let originalGate = TransportGate()
+            let original = ClientFixture(sandbox: live, environment: originalGate.environment)
             let recording = TranscriptWriter(dialect: .bird, channels: Self.channels)
             recording.attach(to: original.bird)
+            originalGate.open()  // the wire tap is in place before the first socket can bring a handshake
             for name in Self.channels { original.bird.subscribe(name) }
             guard var id = await original.connected() else { return }
             func settled(_ connections: Int) async -> Bool {
@@ -62,9 +64,11 @@ extension Integration {
                 configuration.replay = plan
                 configuration.replayLog = { line in log.withLock { $0.append(line) } }
             }
-            let replayed = ClientFixture(sandbox: replay)
+            let replayedGate = TransportGate()
+            let replayed = ClientFixture(sandbox: replay, environment: replayedGate.environment)
             let observed = TranscriptWriter(dialect: .bird, channels: Self.channels)
             observed.attach(to: replayed.bird)
+            replayedGate.open()  // the wire tap is in place before the first socket can bring a handshake
             for name in Self.channels { replayed.bird.subscribe(name) }
             await eventually("4 connections, 8 subscriptions; states \(replayed.recorder.states)", within: 30) {
                 observed.connected == 4 && observed.succeeded == 8
@@ -94,9 +98,11 @@ extension Integration {
             // 1. Record: the edge goes silent (the client's pong timer fires: 4201, straight
             // back), then the member is terminated (4009: failed, no retry).
             let live = try SandboxFixture()
-            let original = ClientFixture(sandbox: live)
+            let originalGate = TransportGate()
+            let original = ClientFixture(sandbox: live, environment: originalGate.environment)
             let recording = TranscriptWriter(dialect: .bird, channels: ["public-demo"])
             recording.attach(to: original.bird)
+            originalGate.open()  // the wire tap is in place before the first socket can bring a handshake
             original.bird.subscribe("public-demo")
             guard let first = await original.connected() else { return }
             await eventually("subscribed on the first connection") { recording.succeeded == 1 }
@@ -122,9 +128,11 @@ extension Integration {
                 configuration.replay = plan
                 configuration.replayLog = { line in log.withLock { $0.append(line) } }
             }
-            let replayed = ClientFixture(sandbox: replay)
+            let replayedGate = TransportGate()
+            let replayed = ClientFixture(sandbox: replay, environment: replayedGate.environment)
             let observed = TranscriptWriter(dialect: .bird, channels: ["public-demo"])
             observed.attach(to: replayed.bird)
+            replayedGate.open()  // the wire tap is in place before the first socket can bring a handshake
             replayed.bird.subscribe("public-demo")
             await eventually("failed after the replay; states \(replayed.recorder.states)", within: 30) {
                 replayed.state == .failed && observed.changes.count >= recorded.count
@@ -156,6 +164,27 @@ extension Integration {
             }
         }
     }
+}
+
+/// Holds a client's first socket until the test has attached its observers: an observer
+/// registered after `init` can otherwise miss the handshake when the machine is loaded (the
+/// transcript then lacks it and the replay never sends one — seen 1 in 4 runs under load).
+final class TransportGate: @unchecked Sendable {
+    private let opened = DispatchSemaphore(value: 0)
+
+    /// The live environment whose transports wait (up to 10 s) until ``open()``.
+    var environment: RealtimeEnvironment {
+        let live = RealtimeEnvironment.live
+        return RealtimeEnvironment(
+            clock: live.clock,
+            makeTransport: { [opened] configuration, queue, onEvent in
+                if opened.wait(timeout: .now() + 10) == .success { opened.signal() }
+                return live.makeTransport(configuration, queue, onEvent)
+            }, http: live.http)
+    }
+
+    /// Lets every transport (the first and all later ones) open.
+    func open() { opened.signal() }
 }
 
 /// Collects a client's state changes and wire messages into transcript lines, the way

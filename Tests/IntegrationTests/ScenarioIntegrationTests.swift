@@ -57,9 +57,10 @@ extension Integration {
             guard let run = try await ScenarioRun.start("terminated-member", member: "alice", channels: []) else { return }
             defer { run.stop() }
             await eventually("failed") { run.client.state == .failed }
-            // Longer than any scaled backoff: nothing may follow `failed`.
-            try await Task.sleep(for: .seconds(2))
             await run.client.bird.settle()
+            // Nothing can follow `failed`: no retry is scheduled (only `connect()` leaves it).
+            #expect(run.client.bird.nextAttemptAt == nil)
+            #expect(run.client.state == .failed)
 
             let changes = run.changes
             #expect(changes.map { [$0.previous, $0.current] } == [[.connected, .failed]], "\(changes)")
@@ -122,7 +123,10 @@ extension Integration {
             guard let run = try await ScenarioRun.start("rate-limited-client-events") else { return }
             defer { run.stop() }
             await eventually("onError 4301") { run.client.recorder.errors(since: run.mark).contains { $0.code == 4301 } }
-            try await Task.sleep(for: .milliseconds(500))
+            // A round trip through the edge after the 4301 (the edge answers in order, so a close it
+            // meant to send would have come first) instead of a sleep.
+            run.client.bird.subscribe("public-barrier")
+            await run.client.subscribed(["public-barrier"])
             await run.client.bird.settle()
             #expect(run.changes.isEmpty, "no state change")
             #expect(run.client.bird.connectionId == run.first)

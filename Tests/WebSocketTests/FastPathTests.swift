@@ -87,8 +87,7 @@ struct FastPathTests {
         let server = try EchoServer()
         defer { server.stop() }
         let (_, recorder) = await openClient(server.url)
-        try await Task.sleep(for: .milliseconds(50))
-        let connection = try #require(server.connections.get().values.first)
+        let connection = try #require(await server.firstConnection())
         let sentInside = Locked(false)
         server.queue.sync {
             WebSocketServer.coalescingSends {
@@ -115,8 +114,7 @@ struct FastPathTests {
         let server = try EchoServer(configuration: configuration)
         defer { server.stop() }
         let (client, recorder) = await openClient(server.url)
-        try await Task.sleep(for: .milliseconds(50))
-        let connection = try #require(server.connections.get().values.first)
+        let connection = try #require(await server.firstConnection())
         let text = String(repeating: "z", count: 1000)
         server.queue.sync {
             WebSocketServer.coalescingSends {

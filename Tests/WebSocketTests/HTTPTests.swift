@@ -72,10 +72,15 @@ struct HTTPTests {
         try #require(rc == 0)
         let requests = "GET /one HTTP/1.1\r\nHost: x\r\n\r\nGET /two HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
         _ = requests.withCString { send(fd, $0, strlen($0), 0) }
+        // A deadline for the receive loop: a server that keeps the connection open fails the test
+        // (recv gives EAGAIN after 10 s) instead of hanging it.
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        try #require(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = recv(fd, &buffer, buffer.count, 0)
+            if n < 0 { Issue.record("the server did not close the keep-alive connection within 10 s (errno \(errno))") }
             if n <= 0 { break }
             received += buffer[0..<n]
         }

@@ -119,7 +119,7 @@ struct LoopbackTests {
         defer { server.stop() }
         let (client, recorder) = await openClient(server.url) { $0.closeTimeout = .milliseconds(300) }
         try client.send(text: "cmd:pause")
-        try await Task.sleep(for: .milliseconds(100))
+        await server.processed("cmd:pause")  // the server reads nothing more from here on
         client.close(code: 1000, reason: "")
         let info = await recorder.waitClosed()
         #expect(info?.code == 1006)
@@ -132,7 +132,7 @@ struct LoopbackTests {
         defer { server.stop() }
         let (client, recorder) = await openClient(server.url) { $0.maxOutboundBytes = 1 << 20 }
         try client.send(text: "cmd:pause")
-        try await Task.sleep(for: .milliseconds(100))
+        await server.processed("cmd:pause")  // the server reads nothing more from here on
         let chunk = [UInt8](repeating: 1, count: 64 * 1024)
         var failure: WebSocketError?
         for _ in 0..<2000 {
@@ -262,7 +262,9 @@ struct LoopbackTests {
         let info = await recorder.waitClosed()
         #expect(info?.code == 1006)
         #expect(info?.initiatedLocally == true)
-        try await Task.sleep(for: .milliseconds(50))
+        // Nothing after `.closed`: everything the loop had queued has run and been delivered.
+        EventLoop.shared.executeAndWait {}
+        recorder.queue.sync {}
         #expect(recorder.events.count == 1)
 
         let idle = EventRecorder()
@@ -270,7 +272,8 @@ struct LoopbackTests {
         never.close()
         #expect(await idle.waitClosed()?.initiatedLocally == true)
         never.connect()  // no effect after close
-        try await Task.sleep(for: .milliseconds(50))
+        EventLoop.shared.executeAndWait {}
+        idle.queue.sync {}
         #expect(idle.events.count == 1)
     }
 

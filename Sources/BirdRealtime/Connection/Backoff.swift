@@ -1,5 +1,8 @@
 /// Exponential backoff with full jitter (PROTOCOL.md B.3): attempt *n* (from 0) waits a uniformly
 /// random time in `[0, min(cap, base · 2ⁿ)]`. Pure: the random source is passed in.
+///
+/// Total for any values: a negative `base` or `cap` counts as zero, any attempt number is
+/// accepted, and the doubling stops at `cap` (never overflows).
 public struct Backoff: Sendable, Equatable {
     /// The first attempt's upper bound.
     public var base: Duration
@@ -14,13 +17,15 @@ public struct Backoff: Sendable, Equatable {
 
     /// The largest delay of attempt `attempt` (from 0): `min(cap, base · 2^attempt)`.
     public func upperBound(attempt: Int) -> Duration {
-        var bound = base
+        let cap = max(.zero, self.cap)
+        var bound = min(max(.zero, base), cap)
         var n = max(0, attempt)
-        while n > 0 && bound < cap {
-            bound = bound * 2
+        // Doubling a positive bound reaches any cap within 128 steps; a zero bound stays zero.
+        while n > 0 && bound > .zero && bound < cap {
+            bound = bound > cap / 2 ? cap : bound * 2
             n -= 1
         }
-        return min(bound, cap)
+        return bound
     }
 
     /// The delay of attempt `attempt` for a random number `unit` in `[0, 1]` (clamped).

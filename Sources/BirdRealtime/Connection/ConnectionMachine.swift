@@ -60,6 +60,7 @@ struct ConnectionMachine: Sendable {
     /// The next backoff attempt number (from 0); reset by every successful handshake.
     private(set) var attempt = 0
     let backoff: Backoff
+    /// `options.activityTimeout`, clamped to ``TimingRange/activityTimeout``.
     let activityTimeoutOption: Duration
     private(set) var liveness: Liveness
     /// Returns a number in `[0, 1]` for jitter.
@@ -70,8 +71,10 @@ struct ConnectionMachine: Sendable {
         random: @escaping @Sendable () -> Double
     ) {
         self.backoff = backoff
+        let activityTimeout = TimingRange.clamp(activityTimeout, to: TimingRange.activityTimeout)
         self.activityTimeoutOption = activityTimeout
-        self.liveness = Liveness(activityTimeout: activityTimeout, pongTimeout: pongTimeout)
+        self.liveness = Liveness(
+            activityTimeout: activityTimeout, pongTimeout: TimingRange.clamp(pongTimeout, to: TimingRange.pongTimeout))
         self.random = random
     }
 
@@ -176,7 +179,9 @@ struct ConnectionMachine: Sendable {
             + backoffPath(cause: .networkError("no handshake within \(liveness.pongTimeout)"))
     }
 
-    /// The server's handshake arrived at `now` (monotonic).
+    /// The server's handshake arrived at `now` (monotonic). `activityTimeoutSeconds` is the
+    /// handshake's number as sent: anything but a positive finite number is ignored, and the
+    /// timeout in force is `min(option, handshake's)` within ``TimingRange/activityTimeout``.
     mutating func handshake(connectionId: String?, activityTimeoutSeconds: Double?, now: Duration) -> [Action] {
         guard case .connecting = state else { return [] }
         guard let id = connectionId, !id.isEmpty else {
@@ -187,8 +192,8 @@ struct ConnectionMachine: Sendable {
                 + backoffPath(cause: .handshakeWithoutId)
         }
         var timeout = activityTimeoutOption
-        if let seconds = activityTimeoutSeconds, seconds.isFinite, seconds > 0 {
-            timeout = min(timeout, .milliseconds(Int64((seconds * 1000).rounded())))
+        if let seconds = activityTimeoutSeconds, let offered = TimingRange.handshakeActivityTimeout(seconds: seconds) {
+            timeout = min(timeout, offered)
         }
         let previous = state
         attempt = 0

@@ -1,4 +1,5 @@
 import Foundation
+import WebSocket
 
 /// A timer that can be cancelled.
 public protocol RealtimeTimer: Sendable {
@@ -32,9 +33,8 @@ public struct SystemRealtimeClock: RealtimeClock {
         -> any RealtimeTimer
     {
         let item = DispatchWorkItem(block: work)
-        let (seconds, attoseconds) = delay.components
-        let nanos = max(0, seconds) * 1_000_000_000 + max(0, attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanos)), execute: item)
+        // Clamped: a delay from the options or the network can be any duration.
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: delay.clampedNanoseconds)), execute: item)
         return DispatchTimer(item: item)
     }
 

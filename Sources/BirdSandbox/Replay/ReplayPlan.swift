@@ -11,6 +11,9 @@ import BirdWire
 public struct ReplayPlan: Sendable, Equatable {
     /// Seconds an expectation waits beyond its recorded gap before the replay goes on.
     public static let defaultExpectGrace: Double = 10
+    /// The largest binary frame a `<binary message, N bytes>` entry may ask for (16 MiB); an
+    /// entry asking for more is skipped with a warning.
+    public static let maxBinaryBytes = 16 << 20
 
     /// The dialect of the recording's header (the sandbox speaks it unless `--dialect` overrides).
     public var dialect: Dialect
@@ -26,8 +29,10 @@ public struct ReplayPlan: Sendable, Equatable {
         self.warnings = warnings
     }
 
-    /// Plans `transcript`; an expectation waits its recorded gap plus `expectGrace` seconds.
+    /// Plans `transcript`; an expectation waits its recorded gap plus `expectGrace` seconds
+    /// (a negative or non-finite grace counts as zero, one over a day as a day).
     public init(transcript: ReplayTranscript, expectGrace: Double = ReplayPlan.defaultExpectGrace) {
+        let expectGrace = expectGrace.isFinite ? min(max(0, expectGrace), 86_400) : 0
         var segments: [ReplaySegment] = []
         var warnings = transcript.warnings
         var open: (start: ReplayTranscript.State, wires: [ReplayTranscript.Wire])?
@@ -108,7 +113,13 @@ public struct ReplayPlan: Sendable, Equatable {
             if wire.inbound {
                 lastInbound = wire.mono
                 if kind == .pong { continue }  // answers to the client's pings: the player makes its own
-                if let bytes = binarySize(wire.text) {
+                if let size = binarySize(wire.text) {
+                    guard let bytes = size, bytes <= maxBinaryBytes else {
+                        warnings.append(
+                            "line \(wire.line): a binary message of more than \(maxBinaryBytes) bytes (or an unreadable "
+                                + "size) is not replayed")
+                        continue
+                    }
                     steps.append(.sendBinary(bytes: bytes, after: gap(wire.mono)))
                 } else {
                     if connectionId == nil { connectionId = handshakeId(wire.text) }
@@ -200,10 +211,16 @@ public struct ReplayPlan: Sendable, Equatable {
         }
     }
 
-    /// `N` of the client tap's `<binary message, N bytes>`, or nil.
-    private static func binarySize(_ text: String) -> Int? {
-        guard text.hasPrefix("<binary message, "), text.hasSuffix(" bytes>") else { return nil }
-        return Int(text.dropFirst("<binary message, ".count).dropLast(" bytes>".count))
+    /// For the client tap's `<binary message, N bytes>`: `N` when it is decimal digits that fit an
+    /// `Int`, `.some(nil)` when it is not; nil for any other text.
+    private static func binarySize(_ text: String) -> Int?? {
+        let head = "<binary message, ", tail = " bytes>"
+        guard text.hasPrefix(head), text.hasSuffix(tail), text.utf8.count >= head.utf8.count + tail.utf8.count else {
+            return nil
+        }
+        let digits = text.utf8.dropFirst(head.utf8.count).dropLast(tail.utf8.count)
+        guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return .some(nil) }
+        return .some(Int(String(decoding: digits, as: UTF8.self)))
     }
 
     /// The connection id of a handshake text, in either dialect.

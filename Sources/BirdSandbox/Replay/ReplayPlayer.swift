@@ -302,8 +302,10 @@ final class ReplayPlayer: @unchecked Sendable {
 
     private func prefix(_ number: Int) -> String { "replay: segment \(number)/\(plan.segments.count)" }
 
+    /// `12 s`, `0.5 s`: one decimal, no trailing `.0` (no `Int` conversion: any value prints).
     private static func seconds(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+        let text = "\(rounded)"
+        return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + " s"
     }
 }

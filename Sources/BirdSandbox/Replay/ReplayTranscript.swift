@@ -21,6 +21,10 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct ReplayTranscript: Sendable, Equatable {
     /// The only format version this reader knows.
     public static let supportedVersion = 1
+    /// The range of `mono_ms` a `state` or `wire` line may carry: 0 to 10¹⁰ ms (about 115 days).
+    /// A line outside it (negative, `1e300`, not a number) is skipped with a warning, so every
+    /// wait the replay derives from it is a few months at most.
+    public static let monoRange: ClosedRange<Double> = 0...1e10
 
     /// The header line (`"type":"recording"`).
     public struct Header: Sendable, Equatable {
@@ -124,7 +128,8 @@ public struct ReplayTranscript: Sendable, Equatable {
 
     /// Reads the JSON lines of a recording. Throws for a missing or wrong header, an unknown
     /// version, or a line that is not a JSON object (except a cut-off last line, which is
-    /// skipped with a warning: a recorder that was killed leaves one).
+    /// skipped with a warning: a recorder that was killed leaves one). A `state` or `wire` line
+    /// whose `mono_ms` is missing, not a number or outside ``monoRange`` is skipped with a warning.
     public init(parsing text: String) throws(ReplayError) {
         var lines: [(number: Int, text: Substring)] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -172,7 +177,13 @@ public struct ReplayTranscript: Sendable, Equatable {
             }
             guard type == "state" || type == "wire" else { continue }  // other types: skipped by design
             guard let mono = object["mono_ms"]?.doubleValue, mono.isFinite else {
-                throw ReplayError("line \(line.number): \(type) entry without a number \"mono_ms\"")
+                warnings.append("line \(line.number): \(type) entry without a number \"mono_ms\"; skipped")
+                continue
+            }
+            guard Self.monoRange.contains(mono) else {
+                warnings.append(
+                    "line \(line.number): \"mono_ms\" \(mono) is outside 0…\(Int(Self.monoRange.upperBound)); skipped")
+                continue
             }
             if type == "wire" {
                 let direction = object["direction"]?.stringValue

@@ -115,8 +115,7 @@ final class ClientConnector: ChannelDelegate, @unchecked Sendable {
             fail(.handshakeInvalid("malformed HTTP response"), local: false)
             return
         }
-        let parts = head.startLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+        guard let status = ResponseNumbers.status(ofStatusLine: head.startLine) else {
             fail(.handshakeInvalid("malformed status line"), local: false)
             return
         }

@@ -2,7 +2,9 @@ import Foundation
 
 /// A minimal HTTP/1.1 client over the same TCP/TLS code as `WebSocketClient` (same trust rules:
 /// system store plus an optional CA file, hostname verification). Reads Content-Length, chunked
-/// and read-until-close responses; one request per connection.
+/// and read-until-close responses; one request per connection. Status codes must be three digits
+/// (100–599); bodies over 8 MiB (`Content-Length`, chunk sizes, or read until close) fail with
+/// `.httpMalformedResponse`.
 public enum HTTPClient {
     /// Sends one request and returns the response. `url` must be `http://` or `https://`.
     public static func send(
@@ -19,6 +21,7 @@ public enum HTTPClient {
         let secure = scheme == "https"
         let defaultPort = secure ? 443 : 80
         let port = url.port ?? defaultPort
+        guard (1...65535).contains(port) else { throw .invalidURL("invalid port \(port)") }
         var target = url.path(percentEncoded: true)
         if target.isEmpty { target = "/" }
         if let query = url.query(percentEncoded: true) { target += "?" + query }
@@ -151,8 +154,7 @@ final class HTTPExchange: ChannelDelegate, @unchecked Sendable {
                 complete(.failure(.httpMalformedResponse("malformed head")))
                 return
             }
-            let parts = parsed.startLine.split(separator: " ", maxSplits: 2)
-            guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            guard let status = ResponseNumbers.status(ofStatusLine: parsed.startLine) else {
                 complete(.failure(.httpMalformedResponse("malformed status line")))
                 return
             }
@@ -165,6 +167,10 @@ final class HTTPExchange: ChannelDelegate, @unchecked Sendable {
         }
         guard let head else { return }
         let body = buffer[head.bodyStart...]
+        if body.count > ResponseNumbers.maxBody + 64 * 1024 {  // room for chunk framing
+            complete(.failure(.httpMalformedResponse("body larger than \(ResponseNumbers.maxBody) bytes")))
+            return
+        }
         if isHead || head.status == 204 || head.status == 304 {
             complete(.success((head.status, head.headers, [])))
         } else if head.headers.contains(name: "Transfer-Encoding", token: "chunked") {
@@ -172,10 +178,18 @@ final class HTTPExchange: ChannelDelegate, @unchecked Sendable {
             case .complete(let bytes): complete(.success((head.status, head.headers, bytes)))
             case .incomplete: break
             case .malformed: complete(.failure(.httpMalformedResponse("malformed chunked body")))
+            case .tooLarge:
+                complete(.failure(.httpMalformedResponse("chunk larger than \(ResponseNumbers.maxBody) bytes")))
             }
         } else if let value = head.headers["Content-Length"] {
-            guard let length = Int(value.trimmingCharacters(in: .whitespaces)), length >= 0 else {
+            let length: Int
+            switch ResponseNumbers.contentLength(value) {
+            case .success(let n): length = n
+            case .failure(.malformed):
                 complete(.failure(.httpMalformedResponse("invalid Content-Length")))
+                return
+            case .failure(.tooLarge):
+                complete(.failure(.httpMalformedResponse("Content-Length over \(ResponseNumbers.maxBody) bytes")))
                 return
             }
             if body.count >= length { complete(.success((head.status, head.headers, Array(body.prefix(length))))) }
@@ -184,17 +198,23 @@ final class HTTPExchange: ChannelDelegate, @unchecked Sendable {
         }
     }
 
-    enum Chunked { case complete([UInt8]), incomplete, malformed }
+    enum Chunked: Equatable { case complete([UInt8]), incomplete, malformed, tooLarge }
 
-    /// Decodes a chunked body if it is complete.
+    /// Decodes a chunked body if it is complete. Chunk sizes are checked before any arithmetic:
+    /// a size over 8 MiB, or a body growing past it, is `.tooLarge`.
     static func decodeChunked(_ bytes: ArraySlice<UInt8>) -> Chunked {
         var out: [UInt8] = []
         var i = bytes.startIndex
         while true {
             guard let lineEnd = findCRLF(bytes, from: i) else { return .incomplete }
             let sizeText = String(decoding: bytes[i..<lineEnd], as: UTF8.self)
-            let hex = sizeText.split(separator: ";", maxSplits: 1).first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
-            guard let size = Int(hex, radix: 16), size >= 0 else { return .malformed }
+            let size: Int
+            switch ResponseNumbers.chunkSize(sizeText) {
+            case .success(let n): size = n
+            case .failure(.malformed): return .malformed
+            case .failure(.tooLarge): return .tooLarge
+            }
+            if out.count + size > ResponseNumbers.maxBody { return .tooLarge }
             i = lineEnd + 2
             if size == 0 {
                 // Trailers end with an empty line.

@@ -141,12 +141,13 @@ final class EventLoop: @unchecked Sendable {
         _ = Epoll.ctl(epfd, Epoll.ctlDel, fd, events: 0, data: 0)
     }
 
-    /// Runs `action` on the loop thread after `delay` (loop thread only).
+    /// Runs `action` on the loop thread after `delay` (loop thread only). A negative delay counts
+    /// as zero; one too long for the monotonic clock's range never fires.
     @discardableResult
     func schedule(after delay: Duration, _ action: @escaping () -> Void) -> Timer {
-        let c = delay.components
-        let nanos = max(0, c.seconds) * 1_000_000_000 + max(0, c.attoseconds / 1_000_000_000)
-        let timer = Timer(deadline: Self.now() &+ UInt64(nanos), action: action)
+        let (sum, overflow) = Self.now().addingReportingOverflow(UInt64(delay.clampedNanoseconds))
+        // `UInt64.max` means "no timer" to `nextTimeoutMillis`; the latest deadline is one less.
+        let timer = Timer(deadline: overflow ? .max - 1 : min(sum, .max - 1), action: action)
         timers.append(timer)
         return timer
     }
@@ -226,6 +227,7 @@ final class EventLoop: @unchecked Sendable {
         if earliest == .max { return -1 }
         let now = Self.now()
         if earliest <= now { return 0 }
-        return Int32(min(60_000, (earliest - now + 999_999) / 1_000_000))
+        let wait = earliest - now  // rounded up to whole milliseconds, without overflow
+        return Int32(min(60_000, wait / 1_000_000 + (wait % 1_000_000 == 0 ? 0 : 1)))
     }
 }

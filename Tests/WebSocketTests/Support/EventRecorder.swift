@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import WebSocket
 
 /// Collects events delivered to a handler and waits for conditions on them (real time).
@@ -31,40 +32,61 @@ final class EventRecorder: @unchecked Sendable {
     var isOpen: Bool { events.contains(.opened) }
 
     /// Waits until `condition` holds on the events, or the deadline passes; returns whether it held.
+    /// On timeout it records an issue naming `what` (and the events seen) at the caller's location.
     @discardableResult
-    func wait(seconds: Double = 10, _ condition: ([WebSocketEvent]) -> Bool) async -> Bool {
+    func wait(
+        seconds: Double = 10, for what: @autoclosure () -> String = "a condition on the events",
+        sourceLocation: SourceLocation = #_sourceLocation, _ condition: ([WebSocketEvent]) -> Bool
+    ) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition(events) { return true }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return condition(events)
+        if condition(events) { return true }
+        Issue.record("timed out after \(seconds) s waiting for \(what()); events \(events)", sourceLocation: sourceLocation)
+        return false
     }
 
-    func waitOpen() async -> Bool {
-        await wait { $0.contains(.opened) || $0.contains { if case .closed = $0 { true } else { false } } }
+    func waitOpen(sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
+        await wait(for: "opened or closed", sourceLocation: sourceLocation) {
+            $0.contains(.opened) || $0.contains { if case .closed = $0 { true } else { false } }
+        }
         return isOpen
     }
 
-    func waitClosed(seconds: Double = 10) async -> WebSocketCloseInfo? {
-        await wait(seconds: seconds) { $0.contains { if case .closed = $0 { true } else { false } } }
+    func waitClosed(seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async -> WebSocketCloseInfo? {
+        await wait(seconds: seconds, for: "closed", sourceLocation: sourceLocation) {
+            $0.contains { if case .closed = $0 { true } else { false } }
+        }
         return closeInfo
     }
 
-    func waitTexts(_ count: Int, seconds: Double = 10) async -> [String] {
-        await wait(seconds: seconds) { events in events.count { if case .text = $0 { true } else { false } } >= count }
+    func waitTexts(_ count: Int, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async
+        -> [String]
+    {
+        await wait(seconds: seconds, for: "\(count) text messages", sourceLocation: sourceLocation) { events in
+            events.count { if case .text = $0 { true } else { false } } >= count
+        }
         return texts
     }
 }
 
-/// Polls `condition` until it holds or the deadline passes.
-func eventually(seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+/// Polls `condition` until it holds or the deadline passes; on timeout records an issue naming
+/// `what` at the caller's location. Returns whether it held.
+@discardableResult
+func eventually(
+    seconds: Double = 10, _ what: @autoclosure () -> String = "a condition",
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(5))
     }
-    return condition()
+    if condition() { return true }
+    Issue.record("timed out after \(seconds) s waiting for \(what())", sourceLocation: sourceLocation)
+    return false
 }
 
 /// A thread-safe box for values captured by @Sendable callbacks in tests.

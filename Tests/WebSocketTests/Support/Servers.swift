@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import WebSocket
 
 /// Our server with an echo behaviour and commands, for loopback tests.
@@ -53,6 +54,25 @@ final class EchoServer: @unchecked Sendable {
         }
     }
 
+    /// Returns once the server has received `text` on its first connection and acted on it
+    /// (its command ran on the server's queue and what that queued on the socket's loop ran):
+    /// a barrier instead of a sleep.
+    func processed(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+        guard await eventually("the server received \(text)", sourceLocation: sourceLocation, {
+            allEvents.contains(.text(text))
+        }) else { return }
+        queue.sync {}
+        connections.get().values.first?.session.loop.executeAndWait {}
+    }
+
+    /// Waits until the server has registered a connection and returns the first one.
+    func firstConnection(sourceLocation: SourceLocation = #_sourceLocation) async -> WebSocketServerConnection? {
+        await eventually("a connection on the server", sourceLocation: sourceLocation) {
+            !connections.get().isEmpty
+        }
+        return connections.get().values.first
+    }
+
     var port: Int { server.port }
     var url: URL { URL(string: "ws://127.0.0.1:\(port)/socket?x=1")! }
 
@@ -63,14 +83,15 @@ final class EchoServer: @unchecked Sendable {
 }
 
 /// Connects a client and waits for `.opened`.
-func openClient(_ url: URL, caFile: String? = nil, configure: (inout WebSocketClient.Configuration) -> Void = { _ in })
-    async -> (WebSocketClient, EventRecorder)
-{
+func openClient(
+    _ url: URL, caFile: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    configure: (inout WebSocketClient.Configuration) -> Void = { _ in }
+) async -> (WebSocketClient, EventRecorder) {
     let recorder = EventRecorder()
     var configuration = WebSocketClient.Configuration(url: url, caFile: caFile)
     configure(&configuration)
     let client = WebSocketClient(configuration: configuration, queue: recorder.queue, onEvent: recorder.handler)
     client.connect()
-    _ = await recorder.waitOpen()
+    _ = await recorder.waitOpen(sourceLocation: sourceLocation)
     return (client, recorder)
 }
