@@ -134,3 +134,17 @@ extension String {
     /// The string's content escaped for use inside a JSON string literal (without quotes).
     var jsonEscaped: String { String(jsonQuoted.dropFirst().dropLast()) }
 }
+
+// README, "Using the library": the Codable snippet, pasted unchanged (this file not compiling means
+// the README no longer matches the API).
+struct ReadmeOrder: Decodable, Sendable { var id: Int64; var status: String; var total: Decimal }
+
+func readmeCodable(bird: BirdRealtime, orders: BirdRealtime.Channel) {
+typealias Order = ReadmeOrder
+orders.bind("order-updated", as: Order.self) { order in
+    print("order \(order.id) is \(order.status)")
+}
+bird.onError { error in
+    if error.kind == .payloadDecoding { print("bad \(error.event ?? "") on \(error.channel ?? ""):", error.detail ?? "") }
+}
+}
