@@ -61,7 +61,9 @@ extension JSONNumber {
         }
         if integral && !overflow {
             if !negative {
-                return (JSONNumber(storage: magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .uint(magnitude)), i)
+                return (
+                    JSONNumber(storage: magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .uint(magnitude)), i
+                )
             }
             if magnitude != 0 && magnitude <= UInt64(Int64.max) + 1 {
                 return (JSONNumber(storage: .int(Int64(bitPattern: 0 &- magnitude))), i)

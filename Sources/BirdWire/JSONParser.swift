@@ -266,12 +266,16 @@ struct JSONParser {
             else { throw fail("lone surrogate", kind: .invalidUnicodeEscape) }
             index += 2
             let low = try readHex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid surrogate pair", kind: .invalidUnicodeEscape) }
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw fail("invalid surrogate pair", kind: .invalidUnicodeEscape)
+            }
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         } else if (0xDC00...0xDFFF).contains(scalar) {
             throw fail("lone surrogate", kind: .invalidUnicodeEscape)
         }
-        guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid code point", kind: .invalidUnicodeEscape) }
+        guard let unicode = Unicode.Scalar(scalar) else {
+            throw fail("invalid code point", kind: .invalidUnicodeEscape)
+        }
         out.append(contentsOf: String(Character(unicode)).utf8)
     }
 

@@ -57,7 +57,9 @@ extension JSONNumber: Codable {
             guard case .number(let number) = ours.value else {
                 throw DecodingError.typeMismatch(
                     JSONNumber.self,
-                    .init(codingPath: ours.codingPath, debugDescription: "Expected a number but found \(ours.value.kindName)."))
+                    .init(
+                        codingPath: ours.codingPath,
+                        debugDescription: "Expected a number but found \(ours.value.kindName)."))
             }
             self = number
             return
@@ -102,7 +104,9 @@ extension JSONObject: Codable {
             guard case .object(let object) = ours.value else {
                 throw DecodingError.typeMismatch(
                     JSONObject.self,
-                    .init(codingPath: ours.codingPath, debugDescription: "Expected an object but found \(ours.value.kindName)."))
+                    .init(
+                        codingPath: ours.codingPath,
+                        debugDescription: "Expected an object but found \(ours.value.kindName)."))
             }
             self = object
             return

@@ -132,7 +132,9 @@ final class ValueDecoder: Decoder {
         }
         if T.self == URL.self {
             guard case .string(let string) = value else { throw mismatch(T.self, value, path) }
-            guard let url = URL(string: string), let same = url as? T else { throw corrupted("Invalid URL string.", path) }
+            guard let url = URL(string: string), let same = url as? T else {
+                throw corrupted("Invalid URL string.", path)
+            }
             return same
         }
         if T.self == Date.self, let date = try unboxDate(value, at: path), let same = date as? T { return same }
@@ -203,7 +205,10 @@ final class ValueDecoder: Decoder {
     }
 
     func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
-        .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(value.kindName) instead."))
+        .typeMismatch(
+            type,
+            .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(value.kindName) instead.")
+        )
     }
 
     func corrupted(_ message: String, _ path: [any CodingKey]) -> DecodingError {

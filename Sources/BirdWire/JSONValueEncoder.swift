@@ -158,7 +158,8 @@ final class ValueEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         node.becomeObject()
-        return KeyedEncodingContainer(ValueKeyedEncodingContainer<Key>(encoder: self, node: node, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            ValueKeyedEncodingContainer<Key>(encoder: self, node: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -223,7 +224,8 @@ final class ValueEncoder: Encoder {
     }
 
     private func invalid(_ value: Any, _ spelling: String, _ path: [any CodingKey]) -> EncodingError {
-        .invalidValue(value, .init(codingPath: path, debugDescription: "Unable to encode \(spelling) directly in JSON."))
+        .invalidValue(
+            value, .init(codingPath: path, debugDescription: "Unable to encode \(spelling) directly in JSON."))
     }
 }
 

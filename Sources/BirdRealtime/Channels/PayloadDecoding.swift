@@ -40,7 +40,11 @@ enum PayloadDecoding {
         guard !context.codingPath.isEmpty else { return "the top level" }
         var text = ""
         for key in context.codingPath {
-            if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : "." + key.stringValue }
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : "." + key.stringValue
+            }
         }
         return text
     }
