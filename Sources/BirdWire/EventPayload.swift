@@ -125,7 +125,7 @@ enum LockStripes {
     private static let locks: [NSLock] = (0..<16).map { _ in NSLock() }
 
     static func lock(for object: AnyObject) -> NSLock {
-        let address = UInt(bitPattern: ObjectIdentifier(object).hashValue)
+        let address = UInt(bitPattern: ObjectIdentifier(object))
         return locks[Int((address >> 4) & 15)]
     }
 }
