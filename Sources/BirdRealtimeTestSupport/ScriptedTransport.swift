@@ -155,9 +155,9 @@ public final class ScriptedConnection: Transport, @unchecked Sendable {
         open: Bool = true
     ) {
         if open { self.open() }
-        var data: [String: JSONValue] = [:]
+        var data = JSONObject()
         if let connectionId { data[dialect.connectionIdKey] = .string(connectionId) }
-        if let activityTimeout { data["activity_timeout"] = .number(Double(activityTimeout)) }
+        if let activityTimeout { data["activity_timeout"] = .number(JSONNumber(activityTimeout)) }
         receive(event: ProtocolEvent.connectionEstablished.wireName(dialect), data: .object(data), doubleEncoded: true)
     }
 

@@ -98,7 +98,7 @@ public struct SandboxEndpoints: Sendable, Equatable {
             "ws": .string(webSocketURL), "http": .string(httpBase), "auth_endpoint": .string(authEndpoint),
             "member_auth_endpoint": .string(memberAuthEndpoint), "control": .string(controlBase),
             "app_id": .string(appId), "app_key": .string(appKey), "dialect": .string(dialect.rawValue),
-            "port": .number(Double(port)),
+            "port": .number(JSONNumber(port)),
         ]
         return object.description
     }

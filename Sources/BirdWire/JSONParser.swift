@@ -1,7 +1,9 @@
-/// A strict RFC 8259 parser over UTF-8 bytes. Recursion is bounded (``maxDepth``) so hostile
-/// input cannot exhaust the stack; every failure is a ``JSONParseError``, never a trap.
+/// A strict RFC 8259 parser over UTF-8 bytes into the lossless model. Recursion is bounded
+/// (``maxDepth``) so hostile input cannot exhaust the stack; every failure is a typed
+/// ``JSONParseError``, never a trap. Numbers are checked and kept as they are written (integers
+/// accumulated while scanning; no string-to-double conversion).
 struct JSONParser {
-    static let maxDepth = 256
+    static let maxDepth = JSONValue.maxNestingDepth
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index: Int = 0
@@ -30,7 +32,10 @@ struct JSONParser {
         case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectWord("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let (number, end) = try JSONNumber.scan(bytes, from: index)
+            index = end
+            return .number(number)
         default: throw fail("unexpected character")
         }
     }
@@ -42,9 +47,9 @@ struct JSONParser {
         defer { depth -= 1 }
         index += 1
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return .object([:]) }
+        if peek() == UInt8(ascii: "}") { index += 1; return .object(JSONObject()) }
         // Room for a typical payload's few members up front: one allocation, no regrowth.
-        var object = [String: JSONValue](minimumCapacity: 6)
+        var object = JSONObject(capacity: 4)
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -53,7 +58,8 @@ struct JSONParser {
             guard peek() == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            // A repeated key: the last value wins, at the first occurrence's position.
+            object.updateValue(try parseValue(), forKey: key)
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -84,7 +90,7 @@ struct JSONParser {
 
     private mutating func enter() throws(JSONParseError) {
         depth += 1
-        guard depth <= Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth)") }
+        guard depth <= Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth)", kind: .tooDeep) }
     }
 
     // MARK: - Scalars
@@ -257,15 +263,19 @@ struct JSONParser {
             // A high surrogate must be followed by \u and a low surrogate.
             guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
                 bytes[index + 1] == UInt8(ascii: "u")
-            else { throw fail("lone surrogate") }
+            else { throw fail("lone surrogate", kind: .invalidUnicodeEscape) }
             index += 2
             let low = try readHex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid surrogate pair") }
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw fail("invalid surrogate pair", kind: .invalidUnicodeEscape)
+            }
             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
         } else if (0xDC00...0xDFFF).contains(scalar) {
-            throw fail("lone surrogate")
+            throw fail("lone surrogate", kind: .invalidUnicodeEscape)
         }
-        guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid code point") }
+        guard let unicode = Unicode.Scalar(scalar) else {
+            throw fail("invalid code point", kind: .invalidUnicodeEscape)
+        }
         out.append(contentsOf: String(Character(unicode)).utf8)
     }
 
@@ -297,35 +307,9 @@ struct JSONParser {
         }
         if ascii { return String(decoding: bytes, as: UTF8.self) }
         guard let s = String(validating: bytes, as: UTF8.self) else {
-            throw JSONParseError(message: "invalid UTF-8 in a string", offset: offset)
+            throw JSONParseError(kind: .invalidUTF8, message: "invalid UTF-8 in a string", offset: offset)
         }
         return s
-    }
-
-    private mutating func parseNumber() throws(JSONParseError) -> Double {
-        let start = index
-        if peek() == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek(), isDigit(first) else { throw fail("invalid number") }
-        if first == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while let b = peek(), isDigit(b) { index += 1 }
-        }
-        if peek() == UInt8(ascii: ".") {
-            index += 1
-            guard let b = peek(), isDigit(b) else { throw fail("invalid number") }
-            while let b = peek(), isDigit(b) { index += 1 }
-        }
-        if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-            index += 1
-            if let s = peek(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { index += 1 }
-            guard let b = peek(), isDigit(b) else { throw fail("invalid number") }
-            while let b = peek(), isDigit(b) { index += 1 }
-        }
-        if let value = Self.exactDouble(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return value }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw fail("number out of range") }
-        return value
     }
 
     private static let powersOfTen: [Double] = (0...22).map { e in
@@ -336,8 +320,9 @@ struct JSONParser {
 
     /// The value of a well-formed JSON number when it can be computed exactly without a string
     /// conversion (Clinger's fast path): at most 2^53 as an integer of its digits and a decimal
-    /// exponent within ±22, so one correctly rounded multiplication or division gives the same
-    /// double as `Double(String)`. Nil otherwise (the caller falls back to the full conversion).
+    /// exponent (fraction and exponent part together) within ±22, so one correctly rounded
+    /// multiplication or division gives the same double as `Double(String)`. Nil otherwise (the
+    /// caller falls back to the full conversion).
     static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         let count = text.count
@@ -360,13 +345,34 @@ struct JSONParser {
             } else if b == UInt8(ascii: ".") {
                 sawDot = true
             } else {
-                break  // an exponent part: leave it to the full conversion
+                break
             }
             i += 1
         }
-        guard i == count, mantissa <= 1 << 53, exponent >= -22 else { return nil }
+        if i < count {
+            // The exponent part: `e`/`E`, an optional sign, digits (the text is well formed).
+            i += 1
+            var negativeExponent = false
+            if i < count && (text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+")) {
+                negativeExponent = text[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var written = 0
+            while i < count {
+                let digit = text[i] &- 0x30
+                guard digit <= 9 else { return nil }
+                written = JSONNumber.accumulateExponent(written, digit)
+                i += 1
+            }
+            exponent += negativeExponent ? -written : written
+        }
+        guard i == count, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
         var value = Double(mantissa)
-        if exponent < 0 { value /= powersOfTen[-exponent] }
+        if exponent < 0 {
+            value /= powersOfTen[-exponent]
+        } else if exponent > 0 {
+            value *= powersOfTen[exponent]
+        }
         return negative ? -value : value
     }
 
@@ -396,10 +402,9 @@ struct JSONParser {
         index < bytes.count ? bytes[index] : nil
     }
 
-    private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
-    func fail(_ message: String) -> JSONParseError {
-        JSONParseError(message: message, offset: index)
+    func fail(_ message: String, kind: JSONParseError.Kind = .syntax) -> JSONParseError {
+        JSONParseError(kind: kind, message: message, offset: index)
     }
 
     /// Skips one value without building it; returns the byte range it occupied.
@@ -441,7 +446,7 @@ struct JSONParser {
                 continue
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 level += 1
-                guard level <= Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth)") }
+                guard level <= Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth)", kind: .tooDeep) }
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
                 level -= 1
                 if level == 0 { index += 1; return }

@@ -1,4 +1,5 @@
-/// Writes ``JSONValue`` as JSON text: compact (the `description`) or pretty.
+/// Writes ``JSONValue`` as JSON text, members in their order and numbers as their text: compact
+/// (the `description`) or pretty (two-space indent).
 enum JSONWriter {
     static func write(_ value: JSONValue, pretty: Bool = false) -> String {
         var out = ""
@@ -10,7 +11,7 @@ enum JSONWriter {
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .number(let d): out += formatNumber(d)
+        case .number(let n): appendNumber(n, to: &out)
         case .string(let s): appendQuoted(s, to: &out)
         case .array(let a):
             if a.isEmpty { out += "[]"; return }
@@ -25,12 +26,12 @@ enum JSONWriter {
         case .object(let o):
             if o.isEmpty { out += "{}"; return }
             out += "{"
-            for (i, key) in o.keys.sorted().enumerated() {
+            for (i, member) in o.enumerated() {
                 if i > 0 { out += "," }
                 if pretty { newline(&out, indent + 1) }
-                appendQuoted(key, to: &out)
+                appendQuoted(member.key, to: &out)
                 out += pretty ? ": " : ":"
-                if let member = o[key] { write(member, into: &out, pretty: pretty, indent: indent + 1) }
+                write(member.value, into: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty { newline(&out, indent) }
             out += "}"
@@ -42,13 +43,13 @@ enum JSONWriter {
         out += String(repeating: "  ", count: indent)
     }
 
-    /// Integral values within the exact range print as integers ("4009", not "4009.0").
-    static func formatNumber(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        if d.rounded() == d, abs(d) < 9.007_199_254_740_992e15 {
-            return String(Int64(d))
+    /// Appends a number's JSON text (the digits as received).
+    static func appendNumber(_ n: JSONNumber, to out: inout String) {
+        switch n.storage {
+        case .int(let value): out += String(value)
+        case .uint(let value): out += String(value)
+        case .text(let text): out += text
         }
-        return "\(d)"
     }
 
     /// Appends `s` as a JSON string literal with the escapes RFC 8259 requires. Runs of bytes

@@ -51,8 +51,9 @@ public enum WirePayload: Sendable, Equatable {
         }
     }
 
-    /// The payload as an object, whichever way it was encoded; nil when it is not one.
-    public var object: [String: JSONValue]? { value.objectValue }
+    /// The payload as an object (members in order), whichever way it was encoded; nil when it is
+    /// not one.
+    public var object: JSONObject? { value.objectValue }
 }
 
 /// Why a text frame is not a protocol message.

@@ -17,7 +17,10 @@ extension FuzzHarness {
 /// - `decode(_:)` and `decode(utf8:)` agree on valid UTF-8;
 /// - a decoded message re-encodes (either member-id key) to text that decodes to an equal message;
 /// - a parsed `JSONValue` prints (compact and pretty) to text that parses back to an equal value,
-///   and a payload built from a value (`WireMessage(event:value:doubleEncoded:)`) gives it back.
+///   and a payload built from a value (`WireMessage(event:value:doubleEncoded:)`) gives it back;
+/// - the model is lossless: compact text parsed and printed again is the same text (member order,
+///   number digits);
+/// - an `EventPayload` keeps its text and its value is the parsed text or `.string(text)`.
 enum MessageFuzz {
     static func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -43,6 +46,14 @@ enum MessageFuzz {
         }
         if case .success(let value) = parsedText { checkValue(value) }
         if case .failure(let error) = parsedText { _ = error.description }
+
+        let payload = EventPayload(text: text)
+        if payload.text != text { fatalError("EventPayload changed its text: \(text) -> \(payload.text)") }
+        switch (parsedText, payload.problem) {
+        case (.success(let value), nil) where payload.value == value: break
+        case (.failure, _?) where payload.value == .string(text): break
+        default: fatalError("EventPayload of \(text) disagrees with the parser: \(payload.value), \(String(describing: payload.problem))")
+        }
 
         _ = Redaction.redactWireText(text)
     }
@@ -80,6 +91,9 @@ enum MessageFuzz {
                 fatalError("\(form) text of \(value) does not parse (\(error)): \(text)")
             }
             if back != value { fatalError("\(form) text round trip changed \(value) into \(back): \(text)") }
+            if back.description != value.description {
+                fatalError("\(form) text round trip is not lossless: \(value.description) -> \(back.description)")
+            }
         }
         for doubleEncoded in [false, true] {
             let message = WireMessage(event: "client-x", channel: "c", value: value, doubleEncoded: doubleEncoded)
@@ -88,6 +102,11 @@ enum MessageFuzz {
             }
         }
         _ = value.intValue
+        _ = value.int64Value
+        _ = value.uint64Value
+        _ = value.doubleValue
+        _ = value.decimalValue
+        _ = value.hashValue
         _ = value[0]
         _ = value["event"]
     }

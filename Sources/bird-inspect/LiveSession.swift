@@ -214,7 +214,7 @@ final class LiveSession: @unchecked Sendable {
             post(.commandError(command: "close \(code)", message: "no sandbox attached (use --sandbox or --sandbox-control URL)"))
             return
         }
-        let body = Array(JSONValue.object(["code": .number(Double(code)), "reason": .string(reason)]).description.utf8)
+        let body = Array(JSONValue.object(["code": .number(JSONNumber(code)), "reason": .string(reason)]).description.utf8)
         Task { [inbox] in
             do {
                 let response = try await HTTPClient.send(

@@ -56,13 +56,13 @@ final class SandboxDemo: @unchecked Sendable {
             published += 1
             let statuses = ["placed", "paid", "packed", "shipped", "delivered"]
             sandbox.publish(channel: "demo-orders", event: "order-updated", data: [
-                "order": .number(Double(1000 + published)),
+                "order": .number(JSONNumber(1000 + published)),
                 "status": .string(statuses[published % statuses.count]),
-                "total": .number(Double((published * 37) % 500) + 0.99),
+                "total": .number(JSONNumber(text: "\((published * 37) % 500).99") ?? 0),
             ])
             if published % 7 == 0 {
                 sandbox.publish(channel: "private-demo", event: "invoice-paid",
-                                data: ["invoice": .string("INV-\(published)"), "amount": .number(Double(published % 90) + 10)])
+                                data: ["invoice": .string("INV-\(published)"), "amount": .number(JSONNumber(published % 90 + 10))])
             }
         }
         // Every ~12 s bob leaves or comes back; every ~5 s alice types.

@@ -322,8 +322,8 @@ struct LifecycleTests {
         h.bird.disconnect()
         await h.settle()
         var iterator = stream.makeAsyncIterator()
-        // Observers registered before the client's second transition still get the automatic
-        // start's first one (ReplayingObserverList), so nobody misses `initialized → connecting`.
+        // Observers registered at any time get the current connection's transitions since its
+        // `connecting` first, so nobody misses `initialized → connecting`.
         let startup = await iterator.next()
         #expect(startup?.previous == .initialized && startup?.current == .connecting)
         let first = await iterator.next()

@@ -3,7 +3,8 @@ import BirdRealtimeTestSupport
 import Testing
 
 /// PROTOCOL.md B.1: observers registered right after `init` see `initialized → connecting`,
-/// whichever queue delivers — even when the transition was delivered before they registered.
+/// whichever queue delivers — even when the transition was delivered before they registered
+/// (observers registered later: LateObserverTests).
 @Suite("Start-up transitions reach observers registered after init")
 struct StartupReplayTests {
     @Test("an observer registered after the first transition was delivered still gets it, once, first")
@@ -19,8 +20,8 @@ struct StartupReplayTests {
         #expect(seen.get.first?.cause == .start)
     }
 
-    @Test("an observer registered after a later transition gets nothing old")
-    func observerAfterConnectedStartsFresh() async throws {
+    @Test("an observer registered after a later transition gets the current connection's, once, then what follows")
+    func observerAfterConnectedGetsCurrentConnection() async throws {
         let h = Harness()
         try await h.connect()
         await h.settle()
@@ -28,6 +29,6 @@ struct StartupReplayTests {
         h.bird.onStateChange { change in seen.mutate { $0.append(change) } }
         h.bird.disconnect()
         await h.settle()
-        #expect(seen.get.map(\.current) == [.disconnected])
+        #expect(seen.get.map(\.current) == [.connecting, .connected, .disconnected])
     }
 }

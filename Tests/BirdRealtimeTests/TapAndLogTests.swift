@@ -61,7 +61,7 @@ struct TapAndLogTests {
                 }
             }
             group.addTask {
-                for i in 0..<200 { socket.receive(event: "e", channel: "feed", data: ["i": .number(Double(i))]) }
+                for i in 0..<200 { socket.receive(event: "e", channel: "feed", data: ["i": .number(JSONNumber(i))]) }
             }
         }
         await h.settle()

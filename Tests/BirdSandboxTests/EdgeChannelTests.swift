@@ -225,7 +225,7 @@ import Testing
         h.joinPrivate(bId, "private-x")
         _ = a.take()
         _ = b.take()
-        for i in 0..<12 { h.send(aId, "client-n", channel: "private-x", data: .number(Double(i))) }
+        for i in 0..<12 { h.send(aId, "client-n", channel: "private-x", data: .number(JSONNumber(i))) }
         #expect(b.take().count == 10)
         #expect(a.take().filter { $0.data?.value["code"] == 4301 }.count == 2)
         h.time.advance(1)

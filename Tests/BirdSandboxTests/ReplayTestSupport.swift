@@ -22,12 +22,12 @@ struct TranscriptBuilder {
     }
 
     mutating func state(_ ms: Double, _ previous: String, _ current: String, cause: String? = nil, code: Int? = nil) {
-        var object: [String: JSONValue] = [
-            "ts": "2026-11-29T22:00:01.000Z", "mono_ms": .number(ms), "type": "state",
+        var object: JSONObject = [
+            "ts": "2026-11-29T22:00:01.000Z", "mono_ms": JSONValue(ms), "type": "state",
             "previous": .string(previous), "current": .string(current),
         ]
         if let cause { object["cause"] = .string(cause) }
-        if let code { object["close_code"] = .number(Double(code)) }
+        if let code { object["close_code"] = .number(JSONNumber(code)) }
         lines.append(JSONValue.object(object).description)
     }
 
@@ -37,7 +37,7 @@ struct TranscriptBuilder {
     mutating func wire(_ ms: Double, _ direction: String, _ text: String) {
         lines.append(
             JSONValue.object([
-                "ts": "2026-11-29T22:00:01.000Z", "mono_ms": .number(ms), "type": "wire",
+                "ts": "2026-11-29T22:00:01.000Z", "mono_ms": JSONValue(ms), "type": "wire",
                 "direction": .string(direction), "text": .string(text),
             ]).description)
     }
@@ -55,7 +55,7 @@ struct TranscriptBuilder {
 
     func handshake(_ id: String, activityTimeout: Int = 120) -> String {
         let data: JSONValue = [
-            dialect.connectionIdKey: .string(id), "activity_timeout": .number(Double(activityTimeout)),
+            dialect.connectionIdKey: .string(id), "activity_timeout": .number(JSONNumber(activityTimeout)),
         ]
         return WireMessage(event: ProtocolEvent.connectionEstablished.wireName(dialect), data: .json(data.description))
             .encode()

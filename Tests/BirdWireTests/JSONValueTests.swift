@@ -31,21 +31,49 @@ struct JSONValueTests {
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
     }
 
-    @Test("rejects invalid UTF-8 inside strings")
+    @Test("rejects invalid UTF-8 inside strings, typed")
     func invalidUTF8() {
         let bytes: [UInt8] = [0x22, 0xC3, 0x28, 0x22]
-        #expect(throws: JSONParseError.self) {
+        let error = #expect(throws: JSONParseError.self) {
             try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in _ = try JSONValue(parsing: buffer) }
         }
+        #expect(error?.kind == .invalidUTF8)
     }
 
-    @Test("limits nesting depth instead of exhausting the stack")
+    @Test("lone and mismatched surrogates are typed errors", arguments: [#""\ud800""#, #""\udc00x""#, #""\ud800\u0041""#])
+    func surrogates(_ text: String) {
+        let error = #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+        #expect(error?.kind == .invalidUnicodeEscape)
+    }
+
+    @Test("limits nesting depth instead of exhausting the stack, typed")
     func depthLimit() throws {
         let ok = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
         #expect(throws: Never.self) { try JSONValue(parsing: ok) }
-        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        let error = #expect(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
-        #expect(error?.message.contains("nesting") == true)
+        for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
+            let deep = String(repeating: open, count: 100_000) + "1" + String(repeating: close, count: 100_000)
+            let error = #expect(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
+            #expect(error?.kind == .tooDeep)
+            #expect(error?.message.contains("nesting") == true)
+        }
+    }
+
+    @Test("10 MiB payloads parse (arrays, objects, strings, numbers) or fail with a typed reason")
+    func largePayloads() throws {
+        let mib10 = 10 << 20
+        let numbers = "[" + Array(repeating: "12345.678", count: mib10 / 10).joined(separator: ",") + "]"
+        #expect(try JSONValue(parsing: numbers).arrayValue?.count == mib10 / 10)
+        let keys = (0..<(mib10 / 16)).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let object = try JSONValue(parsing: "{\(keys)}")
+        #expect(object.objectValue?.count == mib10 / 16)
+        #expect(object["k\(mib10 / 16 - 1)"]?.intValue == mib10 / 16 - 1)
+        let string = "\"" + String(repeating: "ab\\n", count: mib10 / 4) + "\""
+        #expect(try JSONValue(parsing: string).stringValue?.utf8.count == mib10 / 4 * 3)
+        let digits = "0." + String(repeating: "7", count: mib10)
+        #expect(try JSONValue(parsing: digits).numberValue?.text.utf8.count == mib10 + 2)
+        let broken = String(numbers.dropLast())
+        let error = #expect(throws: JSONParseError.self) { try JSONValue(parsing: broken) }
+        #expect(error?.kind == .syntax)
     }
 
     @Test("description is compact JSON that parses back to the same value")
@@ -56,6 +84,7 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: text) == value)
         #expect(try JSONValue(parsing: value.prettyDescription) == value)
         #expect(JSONValue.number(4009).description == "4009")
+        #expect(value.description == #"{"z":[1,"two",null,true],"a":{"nested":4009},"s":"quote\"\\\u0001"}"#)
     }
 
     @Test("literals and optional coalescing compile and mean what they say")

@@ -24,6 +24,16 @@ struct RedactionTests {
         #expect(Redaction.redactWireText(text) == text)
     }
 
+    @Test("the quick scan for \"auth\" finds it anywhere and only where it is")
+    func scan() {
+        for text in ["auth", "xauth", "authx", "é auth é", String(repeating: "a", count: 99) + "auth", #"{"auth":"k:s"}"#] {
+            #expect(Redaction.mentionsAuth(text), "\(text)")
+        }
+        for text in ["", "aut", "uth", "a uth", "AUTH", "autH", String(repeating: "aut", count: 50), "é"] {
+            #expect(!Redaction.mentionsAuth(text), "\(text)")
+        }
+    }
+
     @Test("secret-bearing headers and known secrets")
     func headers() {
         #expect(

@@ -297,7 +297,7 @@ struct Soak {
         for name in channels {
             nextSeq += 1
             published[name, default: []].append(nextSeq)
-            sandbox.sandbox.publish(channel: name, event: "tick", data: ["seq": .number(Double(nextSeq))])
+            sandbox.sandbox.publish(channel: name, event: "tick", data: ["seq": .number(JSONNumber(nextSeq))])
             awaited.append((name, nextSeq))
         }
         let deliveries = self.deliveries

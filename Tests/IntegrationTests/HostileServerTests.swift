@@ -64,7 +64,7 @@ extension Integration {
             func sentinelDelivered() async -> Bool {
                 sentinel += 1
                 let n = sentinel
-                #expect(sandbox.sandbox.publish(channel: "news", event: "sentinel", data: ["n": .number(Double(n))]) == 1)
+                #expect(sandbox.sandbox.publish(channel: "news", event: "sentinel", data: ["n": .number(JSONNumber(n))]) == 1)
                 return await eventually("sentinel \(n)") {
                     received.snapshot.contains { $0.0 == "sentinel" && $0.1?["n"]?.intValue == n }
                 }

@@ -226,7 +226,7 @@ final class TranscriptWriter: @unchecked Sendable {
             "cause": .string(Self.causeText(change.cause)),
         ]
         if let id = change.connectionId { object["connection_id"] = .string(id) }
-        if let code = Self.closeCode(change.cause) { object["close_code"] = .number(Double(code)) }
+        if let code = Self.closeCode(change.cause) { object["close_code"] = .number(JSONNumber(code)) }
         append(object) { self._changes.append(change) }
     }
 
@@ -243,8 +243,8 @@ final class TranscriptWriter: @unchecked Sendable {
         let ms = (ContinuousClock.now - start) / .milliseconds(1)
         var object = fields
         object["ts"] = .string(Self.timestamp())
-        object["mono_ms"] = .number((ms * 1000).rounded() / 1000)
-        let line = JSONValue.object(object).description
+        object["mono_ms"] = JSONValue((ms * 1000).rounded() / 1000)
+        let line = JSONValue.object(JSONObject(object)).description
         locked {
             lines.append(line)
             update()

@@ -41,8 +41,8 @@ extension Integration {
                     client.bird.currentMember?.memberId == "alice"
                 }
                 let mark = recorder.mark
-                #expect(sandbox.sandbox.publish(channel: memberChannel, event: "note", data: ["round": .number(Double(round))]) == 1)
-                #expect(sandbox.sandbox.publish(channel: "news", event: "headline", data: ["round": .number(Double(round))]) == 1)
+                #expect(sandbox.sandbox.publish(channel: memberChannel, event: "note", data: ["round": .number(JSONNumber(round))]) == 1)
+                #expect(sandbox.sandbox.publish(channel: "news", event: "headline", data: ["round": .number(JSONNumber(round))]) == 1)
                 await eventually("round \(round): member event delivered") {
                     recorder.memberEvents(since: mark).contains { $0.name == "note" && $0.data?["round"]?.intValue == round }
                 }

@@ -62,18 +62,24 @@ public final class BirdRealtime: Sendable {
 
     // MARK: - Observers
 
-    /// Calls `handler` with the previous and current state after every transition.
+    // State, retry, error, sign-in error and wire observers may be registered at any time: each
+    // first receives what the current connection has reported since its `connecting` (its first
+    // 1,000 notifications or 1 MiB of wire text), then everything newer, on the delivery queue.
+
+    /// Calls `handler` with the previous and current state after every transition (first the
+    /// current connection's transitions since its `connecting`).
     @discardableResult
     public func onConnectionStateChange(
         _ handler: @escaping @Sendable (_ previous: ConnectionState, _ current: ConnectionState) -> Void
     ) -> BindingToken {
-        BindingToken(id: core.stateObservers.add { change in handler(change.previous, change.current) })
+        observe(.state) { if case .stateChange(let change) = $0 { handler(change.previous, change.current) } }
     }
 
-    /// Calls `handler` after every transition, with its cause.
+    /// Calls `handler` after every transition, with its cause (first the current connection's
+    /// transitions since its `connecting`).
     @discardableResult
     public func onStateChange(_ handler: @escaping @Sendable (StateChange) -> Void) -> BindingToken {
-        BindingToken(id: core.stateObservers.add(handler))
+        observe(.state) { if case .stateChange(let change) = $0 { handler(change) } }
     }
 
     /// Calls `handler` once per scheduled reconnect with its delay and attempt number (from 0).
@@ -81,38 +87,49 @@ public final class BirdRealtime: Sendable {
     public func onConnectingIn(_ handler: @escaping @Sendable (_ delay: Duration, _ attempt: Int) -> Void)
         -> BindingToken
     {
-        BindingToken(id: core.retryObservers.add { schedule in handler(schedule.delay, schedule.attempt) })
+        observe(.retry) { if case .retryScheduled(let schedule) = $0 { handler(schedule.delay, schedule.attempt) } }
     }
 
     /// Calls `handler` once per scheduled reconnect with the whole schedule (delay, attempt, cause, time).
     @discardableResult
     public func onRetryScheduled(_ handler: @escaping @Sendable (RetrySchedule) -> Void) -> BindingToken {
-        BindingToken(id: core.retryObservers.add(handler))
+        observe(.retry) { if case .retryScheduled(let schedule) = $0 { handler(schedule) } }
     }
 
     /// Calls `handler` for connection-level errors: refusal closes (4000–4099, with code and
-    /// reason), `bird:error` naming no channel, a handshake without id, and bad input.
+    /// reason), `bird:error` naming no channel, a handshake without id, bad input, and payloads a
+    /// typed handler could not decode (``RealtimeError/Kind/payloadDecoding``).
     @discardableResult
     public func onError(_ handler: @escaping @Sendable (RealtimeError) -> Void) -> BindingToken {
-        BindingToken(id: core.errorObservers.add(handler))
+        observe(.error) { if case .error(let error) = $0 { handler(error) } }
     }
 
     /// Calls `handler` when signing in again on a new connection fails (never `onError`).
     @discardableResult
     public func onSigninError(_ handler: @escaping @Sendable (any BirdRealtimeError) -> Void) -> BindingToken {
-        BindingToken(id: core.signinErrorObservers.add(handler))
+        observe(.signinError) { if case .signinError(let error) = $0 { handler(error) } }
     }
 
-    /// Calls `handler` with every protocol message sent or received, secrets redacted.
+    /// Calls `handler` with every protocol message sent or received, secrets redacted (first the
+    /// current connection's messages since its `connecting`).
     @discardableResult
     public func onWireMessage(_ handler: @escaping @Sendable (_ direction: WireDirection, _ text: String) -> Void)
         -> BindingToken
     {
-        BindingToken(id: core.wireObservers.add(handler))
+        observe(.wire) { if case .wireMessage(let direction, let text) = $0 { handler(direction, text) } }
+    }
+
+    /// Calls `handler` with every state change, retry, error, sign-in error and wire message in
+    /// one stream, in the order they happened — what a recorder wants (first the current
+    /// connection's notifications since its `connecting`).
+    @discardableResult
+    public func onActivity(_ handler: @escaping @Sendable (ClientActivity) -> Void) -> BindingToken {
+        observe(.all, handler)
     }
 
     /// Calls `handler` with every event delivered to any channel (including the member channel
-    /// and the lifecycle events), after the channel's own handlers.
+    /// and the lifecycle events), after the channel's own handlers. Only events delivered after
+    /// it was registered.
     @discardableResult
     public func onChannelEvent(_ handler: @escaping @Sendable (ChannelEvent) -> Void) -> BindingToken {
         BindingToken(id: core.eventObservers.add(handler))
@@ -120,19 +137,23 @@ public final class BirdRealtime: Sendable {
 
     /// Removes a handler registered with one of the `on…` methods.
     public func unbind(_ token: BindingToken) {
-        _ =
-            core.stateObservers.remove(token.id) || core.retryObservers.remove(token.id)
-            || core.errorObservers.remove(token.id) || core.signinErrorObservers.remove(token.id)
-            || core.wireObservers.remove(token.id) || core.eventObservers.remove(token.id)
+        _ = core.activity.remove(token.id) || core.eventObservers.remove(token.id)
     }
 
-    /// State changes as an async stream (each access makes a new stream).
+    /// State changes as an async stream (each access makes a new stream; it starts with the
+    /// current connection's transitions since its `connecting`).
     public var states: AsyncStream<StateChange> {
         let (stream, continuation) = AsyncStream<StateChange>.makeStream(bufferingPolicy: .unbounded)
-        let id = core.stateObservers.add { continuation.yield($0) }
-        let observers = core.stateObservers
+        let id = core.activity.add(.state) { if case .stateChange(let change) = $0 { continuation.yield(change) } }
+        let observers = core.activity
         continuation.onTermination = { _ in observers.remove(id) }
         return stream
+    }
+
+    private func observe(
+        _ kinds: ActivityObservers.Kinds, _ handler: @escaping @Sendable (ClientActivity) -> Void
+    ) -> BindingToken {
+        BindingToken(id: core.activity.add(kinds, handler))
     }
 
     // MARK: - Channels

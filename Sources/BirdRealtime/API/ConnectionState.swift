@@ -90,14 +90,19 @@ public struct StateChange: Sendable, Equatable, CustomStringConvertible {
     public var cause: StateChangeCause
     /// The connection id, when `current` is `.connected`.
     public var connectionId: String?
+    /// The activity timeout in force on the new connection, when `current` is `.connected`:
+    /// the smaller of `Options.activityTimeout` and the handshake's `activity_timeout`.
+    public var activityTimeout: Duration?
 
     public init(
-        previous: ConnectionState, current: ConnectionState, cause: StateChangeCause, connectionId: String? = nil
+        previous: ConnectionState, current: ConnectionState, cause: StateChangeCause, connectionId: String? = nil,
+        activityTimeout: Duration? = nil
     ) {
         self.previous = previous
         self.current = current
         self.cause = cause
         self.connectionId = connectionId
+        self.activityTimeout = activityTimeout
     }
 
     public var description: String { "\(previous) → \(current) (\(cause))" }

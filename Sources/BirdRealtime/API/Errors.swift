@@ -9,7 +9,7 @@ extension BirdRealtimeError {
 }
 
 /// A connection-level error: a close from the server, an unattributed `bird:error`, a bad
-/// handshake, or bad input from the server.
+/// handshake, bad input from the server, or a payload a typed handler could not decode.
 public struct RealtimeError: BirdRealtimeError, Equatable {
     /// What kind of error this is.
     public enum Kind: String, Sendable, Equatable, CustomStringConvertible {
@@ -37,6 +37,10 @@ public struct RealtimeError: BirdRealtimeError, Equatable {
         case timeout
         /// The operation was abandoned (`signout()` while `signin()` was pending, client released).
         case cancelled
+        /// An event's payload did not decode as the type a handler asked for
+        /// (`bind(_:as:)`, `events(named:as:)`): ``RealtimeError/channel`` and
+        /// ``RealtimeError/event`` say where, ``RealtimeError/detail`` what did not fit.
+        case payloadDecoding
 
         public var description: String { rawValue }
     }
@@ -50,12 +54,25 @@ public struct RealtimeError: BirdRealtimeError, Equatable {
     /// The close reason sent by the server, when the error comes from a close (tells the two
     /// 4009 cases apart: member terminated, or sign-in required and not done in time).
     public var reason: String?
+    /// The channel the error concerns, when it concerns one (``Kind/payloadDecoding``).
+    public var channel: String?
+    /// The event the error concerns, when it concerns one (``Kind/payloadDecoding``).
+    public var event: String?
+    /// More about the cause: for ``Kind/payloadDecoding``, the `DecodingError`'s description
+    /// with its coding path.
+    public var detail: String?
 
-    public init(kind: Kind, code: Int? = nil, message: String, reason: String? = nil) {
+    public init(
+        kind: Kind, code: Int? = nil, message: String, reason: String? = nil, channel: String? = nil,
+        event: String? = nil, detail: String? = nil
+    ) {
         self.kind = kind
         self.code = code
         self.message = message
         self.reason = reason
+        self.channel = channel
+        self.event = event
+        self.detail = detail
     }
 
     public var description: String {
@@ -105,6 +122,8 @@ public struct TriggerError: BirdRealtimeError, Equatable {
         case publicChannel
         /// The payload is larger than 10 KB.
         case payloadTooLarge
+        /// The `Encodable` data did not encode as JSON (a NaN or infinite number…).
+        case notEncodable
     }
 
     /// Why.

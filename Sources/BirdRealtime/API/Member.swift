@@ -47,15 +47,32 @@ public struct ChannelEvent: Sendable, Equatable {
     public var channel: String
     /// The event's name (`bird:subscription_succeeded`, `client-typing`, an app event name…).
     public var name: String
-    /// The payload: parsed JSON, or `.string` when it was not JSON; nil when there was none.
-    public var data: JSONValue?
+    /// The payload exactly as received (a string `data` unwrapped, any other `data` verbatim),
+    /// with its parsed value and, when it is not JSON, why; nil when there was none. Events the
+    /// client builds itself (`bird:member_added`, `bird:subscription_error`…) carry their
+    /// compact JSON.
+    public var payload: EventPayload?
     /// The sender of a presence client event.
     public var memberId: String?
 
+    /// The payload's value: parsed JSON, or `.string` when it was not JSON; nil when there was
+    /// none. Parsed on first access (once, from any thread); a handler that never reads it costs
+    /// no parse. Setting it replaces the payload with the value's compact JSON.
+    public var data: JSONValue? {
+        get { payload?.value }
+        set { payload = newValue.map { EventPayload(value: $0) } }
+    }
+
+    /// An event whose payload is `data` (its text is the compact JSON).
     public init(channel: String, name: String, data: JSONValue?, memberId: String? = nil) {
+        self.init(channel: channel, name: name, payload: data.map { EventPayload(value: $0) }, memberId: memberId)
+    }
+
+    /// An event with a payload as received.
+    public init(channel: String, name: String, payload: EventPayload?, memberId: String? = nil) {
         self.channel = channel
         self.name = name
-        self.data = data
+        self.payload = payload
         self.memberId = memberId
     }
 }

@@ -2,6 +2,8 @@
 /// channel, which the client subscribes after every successful sign-in.
 public final class MemberEvents: @unchecked Sendable {
     let registry = HandlerRegistry()
+    /// Where typed handlers report payloads that do not decode (the client's `onError`).
+    let reporter = Locked<(@Sendable (RealtimeError) -> Void)?>(nil)
 
     init() {}
 
@@ -15,6 +17,20 @@ public final class MemberEvents: @unchecked Sendable {
     @discardableResult
     public func bindAll(_ handler: @escaping @Sendable (String, JSONValue?) -> Void) -> BindingToken {
         registry.add(event: nil) { handler($0.name, $0.data) }
+    }
+
+    /// Calls `handler` for every member event named `eventName` with its payload decoded as `T`;
+    /// a payload that does not decode reaches `bird.onError` (kind `.payloadDecoding`).
+    @discardableResult
+    public func bind<T: Decodable & Sendable>(
+        _ eventName: String, as type: T.Type, decoder: JSONValueDecoder = JSONValueDecoder(),
+        _ handler: @escaping @Sendable (T) -> Void
+    ) -> BindingToken {
+        let reporter = self.reporter
+        return registry.addDecoding(
+            event: eventName, as: type, decoder: decoder,
+            report: { error in reporter.snapshot?(error) }
+        ) { value, _ in handler(value) }
     }
 
     /// Removes one handler.

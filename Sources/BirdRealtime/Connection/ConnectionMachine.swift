@@ -203,7 +203,7 @@ struct ConnectionMachine: Sendable {
             .changeState(
                 StateChange(
                     previous: previous.publicState, current: .connected,
-                    cause: .handshake, connectionId: id)),
+                    cause: .handshake, connectionId: id, activityTimeout: timeout)),
         ]
         if case .scheduleCheck(let after) = liveness.start(now: now, activityTimeout: timeout) {
             actions.append(.scheduleActivityCheck(after: after))

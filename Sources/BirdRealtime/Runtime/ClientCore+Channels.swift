@@ -153,13 +153,13 @@ extension ClientCore {
         deliver(
             registry: record.channel.registry, channel: name, name: BirdProtocol.Event.subscriptionError,
             value: [
-                "type": "AuthError", "error": .string(error.message), "status": .number(Double(error.status)),
+                "type": "AuthError", "error": .string(error.message), "status": JSONValue(error.status),
                 "endpoint": .string(error.endpoint),
             ])
     }
 
     func subscribeFrame(_ name: String, auth: String?, memberData: String?) -> String {
-        var data: [String: JSONValue] = ["channel": .string(name)]
+        var data: JSONObject = ["channel": .string(name)]
         if let auth { data["auth"] = .string(auth) }
         if let memberData { data[dialect.presenceDataKey] = .string(memberData) }
         return WireMessage(event: ProtocolEvent.subscribe.wireName(dialect), value: .object(data)).encode()

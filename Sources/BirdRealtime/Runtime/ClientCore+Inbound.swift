@@ -1,7 +1,7 @@
 /// Routing of inbound protocol messages (PROTOCOL.md A.3, B.6).
 extension ClientCore {
     func handleText(_ text: String) {
-        if !wireObservers.isEmpty { tap(.inbound, text) }
+        if wantsWire { tap(.inbound, text) }
         let message: WireMessage
         do {
             message = try WireMessage.decode(text)
@@ -110,7 +110,7 @@ extension ClientCore {
         let object = message.data?.object
         let idValue = object?[dialect.connectionIdKey]
         var id = idValue?.stringValue
-        if id == nil, let number = idValue?.doubleValue { id = JSONValue.number(number).description }
+        if id == nil, let number = idValue?.numberValue { id = number.text }
         let timeout = object?["activity_timeout"]?.doubleValue
         if let id, !id.isEmpty {
             log(.info, "handshake: connection \(id)\(timeout.map { ", activity timeout \($0) s" } ?? "")")
@@ -133,8 +133,8 @@ extension ClientCore {
                 return
             }
             subscriptionFailed(channelName)
-            var payload: [String: JSONValue] = ["type": "ServerError", "error": .string(text), "status": 0]
-            if let code { payload["code"] = .number(Double(code)) }
+            var payload: JSONObject = ["type": "ServerError", "error": .string(text), "status": 0]
+            if let code { payload["code"] = JSONValue(code) }
             deliver(
                 registry: registry, channel: channelName, name: BirdProtocol.Event.subscriptionError,
                 value: .object(payload))
@@ -165,16 +165,15 @@ extension ClientCore {
         let channel = record.channel
         if channel.kind == .presence {
             let presence = message.data?.value["presence"]
-            var members: [String: JSONValue] = [:]
-            if let hash = presence?["hash"]?.objectValue {
-                members = hash
-            }
+            // The roster in the order the server sent it; ids without info are null.
+            var roster = presence?["hash"]?.objectValue ?? JSONObject()
             if let ids = presence?["ids"]?.arrayValue {
                 for id in ids {
                     let key = id.stringValue ?? id.description
-                    if members[key] == nil { members[key] = .null }
+                    if roster[key] == nil { roster[key] = .null }
                 }
             }
+            let members = roster.dictionary
             let myId = record.myId
             channel.state.withLock { s in
                 s.subscribed = true
@@ -182,7 +181,7 @@ extension ClientCore {
                 s.myId = myId
             }
             log(.info, "subscribed \(name) (\(members.count) members)")
-            var payload: [String: JSONValue] = ["members": .object(members), "count": .number(Double(members.count))]
+            var payload: JSONObject = ["members": .object(roster), "count": JSONValue(roster.count)]
             if let myId { payload["my_id"] = .string(myId) }
             deliver(
                 registry: channel.registry, channel: name, name: BirdProtocol.Event.subscriptionSucceeded,
@@ -249,7 +248,7 @@ extension ClientCore {
             return isNew
         }
         guard added else { return }
-        var payload: [String: JSONValue] = ["member_id": .string(id)]
+        var payload: JSONObject = ["member_id": .string(id)]
         if let info { payload["member_info"] = info }
         deliver(
             registry: channel.registry, channel: channel.name, name: BirdProtocol.Event.memberAdded,
@@ -260,7 +259,7 @@ extension ClientCore {
         guard let (channel, id, _) = presenceMember(message) else { return }
         let removed = channel.state.withLock { s in s.members.removeValue(forKey: id) }
         guard let removed else { return }
-        var payload: [String: JSONValue] = ["member_id": .string(id)]
+        var payload: JSONObject = ["member_id": .string(id)]
         if removed != .null { payload["member_info"] = removed }
         deliver(
             registry: channel.registry, channel: channel.name, name: BirdProtocol.Event.memberRemoved,

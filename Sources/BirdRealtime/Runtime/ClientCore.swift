@@ -25,9 +25,6 @@ final class ClientCore: @unchecked Sendable {
     let dialect: Dialect
     let queue = DispatchQueue(label: "com.bird.realtime.client")
     let deliverer: Deliverer
-    /// True while the automatic start runs: its notifications are kept for observers registered
-    /// right after `init` (see ``ReplayingObserverList``). Queue-confined.
-    private var startingUp = false
     let memberEvents = MemberEvents()
     let socketURL: Result<URL, ConfigurationError>
 
@@ -35,11 +32,9 @@ final class ClientCore: @unchecked Sendable {
     let snapshot = Locked(Snapshot())
     let channelTable = Locked<[String: Channel]>([:])
     let liveTransport = Locked<(any Transport)?>(nil)
-    let stateObservers: ReplayingObserverList<StateChange>
-    let retryObservers: ReplayingObserverList<RetrySchedule>
-    let errorObservers: ReplayingObserverList<RealtimeError>
-    let signinErrorObservers = ObserverList<@Sendable (any BirdRealtimeError) -> Void>()
-    let wireObservers = ObserverList<@Sendable (WireDirection, String) -> Void>()
+    /// Observers of state changes, retries, errors, sign-in errors and wire messages, with the
+    /// current connection's start-up buffer.
+    let activity: ActivityObservers
     let eventObservers = ObserverList<@Sendable (ChannelEvent) -> Void>()
 
     // MARK: Queue-confined
@@ -52,6 +47,9 @@ final class ClientCore: @unchecked Sendable {
     var inflight: [Int: Task<Void, Never>] = [:]
     var nextTaskId = 0
     var isShutDown = false
+    /// How many more notifications (and bytes of wire text) the start-up buffer takes on this
+    /// connection, so that wire messages nobody taps are handed over only while it does.
+    var startupBudget = (items: ActivityObservers.maxItems, bytes: ActivityObservers.maxBytes)
     /// Deliveries made while a transport batch is handled; handed to the deliverer together when
     /// the batch ends (one lock and at most one hop onto the delivery queue per socket read).
     var staged: [Deliverer.Item] = []
@@ -66,9 +64,8 @@ final class ClientCore: @unchecked Sendable {
         self.dialect = options.dialect
         let deliverer = Deliverer(queue: options.deliveryQueue)
         self.deliverer = deliverer
-        stateObservers = ReplayingObserverList(deliverer: deliverer)
-        retryObservers = ReplayingObserverList(deliverer: deliverer)
-        errorObservers = ReplayingObserverList(deliverer: deliverer)
+        let logHandler = options.logHandler
+        activity = ActivityObservers(deliverer: deliverer) { level, message in logHandler?(level, message) }
         self.machine = ConnectionMachine(
             activityTimeout: options.activityTimeout, pongTimeout: options.pongTimeout,
             random: options.random)
@@ -77,14 +74,13 @@ final class ClientCore: @unchecked Sendable {
         } catch {
             socketURL = .failure(error)
         }
+        memberEvents.reporter.withLock { $0 = { [weak self] error in self?.reportErrorFromAnyThread(error) } }
     }
 
     // MARK: - Commands (on the queue)
 
     func start() {
         guard !isShutDown, machine.state == .initialized else { return }
-        startingUp = true
-        defer { startingUp = false }
         connect(cause: .start)
     }
 
@@ -174,10 +170,10 @@ final class ClientCore: @unchecked Sendable {
         if change.current == .disconnected || change.current == .failed {
             connectionEnded()
         }
-        let startup = startingUp
-        enqueueDelivery { [stateObservers] in
-            stateObservers.deliver(change, startup: startup)
+        if change.current == .connecting {
+            startupBudget = (ActivityObservers.maxItems, ActivityObservers.maxBytes)
         }
+        notify(.stateChange(change))
     }
 
     private func scheduleRetry(delay: Duration, attempt: Int, cause: StateChangeCause) {
@@ -188,11 +184,7 @@ final class ClientCore: @unchecked Sendable {
             core.snapshot.withLock { $0.nextAttemptAt = nil }
             core.perform(core.machine.retryTimerFired())
         }
-        let schedule = RetrySchedule(delay: delay, attempt: attempt, cause: cause, at: at)
-        let startup = startingUp
-        enqueueDelivery { [retryObservers] in
-            retryObservers.deliver(schedule, startup: startup)
-        }
+        notify(.retryScheduled(RetrySchedule(delay: delay, attempt: attempt, cause: cause, at: at)))
     }
 
     // MARK: - Timers
@@ -271,7 +263,7 @@ final class ClientCore: @unchecked Sendable {
             handleText(text)
         case .binary(let bytes):
             perform(machine.inbound(now: arrivalTime))
-            if !wireObservers.isEmpty { tap(.inbound, "<binary message, \(bytes.count) bytes>") }
+            if wantsWire { tap(.inbound, "<binary message, \(bytes.count) bytes>") }
             reportError(
                 RealtimeError(
                     kind: .binaryMessage, code: 1003,
@@ -298,9 +290,7 @@ final class ClientCore: @unchecked Sendable {
             log(.debug, "not sent (no socket): \(texts.count) message(s)")
             return
         }
-        if !wireObservers.isEmpty {
-            for text in texts { tap(.outbound, text) }
-        }
+        for text in texts where wantsWire { tap(.outbound, text) }
         do {
             try transport.send(texts: texts)
         } catch {
@@ -312,7 +302,7 @@ final class ClientCore: @unchecked Sendable {
     func sendClientEvent(channel: Channel, event: String, dataText: String) -> Bool {
         let text = WireMessage(event: event, channel: channel.name, data: .json(dataText)).encode()
         guard let transport = liveTransport.snapshot else { return false }
-        if !wireObservers.isEmpty { tap(.outbound, text, onQueue: false) }
+        if activity.wantsWire { tap(.outbound, text, onQueue: false) }
         do {
             try transport.send(texts: [text])
             return true
@@ -324,29 +314,49 @@ final class ClientCore: @unchecked Sendable {
 
     // MARK: - Reporting
 
-    /// Hands a wire message (redacted) to the `onWireMessage` observers. `onQueue` false: called
-    /// from another thread than the client's queue.
+    /// Whether a wire message should be handed to the observers (someone taps the wire, or the
+    /// start-up buffer still takes messages). Call on the queue.
+    var wantsWire: Bool { startupBudget.items > 0 || activity.hasWireObservers }
+
+    /// Hands a wire message (redacted) to the `onWireMessage` observers and the start-up buffer.
+    /// `onQueue` false: called from another thread than the client's queue.
     func tap(_ direction: WireDirection, _ text: String, onQueue: Bool = true) {
         let redacted = Redaction.redactWireText(text)
-        let work: @Sendable () -> Void = { [wireObservers] in
-            for handler in wireObservers.handlers { handler(direction, redacted) }
+        if onQueue {
+            notify(.wireMessage(direction, redacted))
+        } else {
+            deliverer.enqueue { [activity] in activity.deliver(.wireMessage(direction, redacted)) }
         }
-        if onQueue { enqueueDelivery(work) } else { deliverer.enqueue(work) }
+    }
+
+    /// Hands a notification to its observers (and the start-up buffer) on the delivery queue.
+    /// Call on the queue.
+    func notify(_ item: ClientActivity) {
+        if startupBudget.items > 0 {
+            startupBudget.items -= 1
+            startupBudget.bytes -= item.bufferedSize
+            if startupBudget.bytes < 0 { startupBudget.items = 0 }
+        }
+        enqueueDelivery { [activity] in activity.deliver(item) }
     }
 
     func reportError(_ error: RealtimeError) {
         log(.error, "error: \(error)")
-        let startup = startingUp
-        enqueueDelivery { [errorObservers] in
-            errorObservers.deliver(error, startup: startup)
+        notify(.error(error))
+    }
+
+    /// Reports an error from any thread (it joins the queue first, so it is ordered after what
+    /// the queue has already reported).
+    func reportErrorFromAnyThread(_ error: RealtimeError) {
+        queue.async { [weak self] in
+            guard let self, !self.isShutDown else { return }
+            self.reportError(error)
         }
     }
 
     func reportSigninError(_ error: any BirdRealtimeError) {
         log(.warning, "sign-in failed: \(error.message)")
-        enqueueDelivery { [signinErrorObservers] in
-            for handler in signinErrorObservers.handlers { handler(error) }
-        }
+        notify(.signinError(error))
     }
 
     // MARK: - Delivery (on the queue)

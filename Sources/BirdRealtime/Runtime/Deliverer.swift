@@ -6,13 +6,14 @@ import Foundation
 /// No lock is held while handler work runs.
 ///
 /// Channel events travel as ``Item/event(_:)`` values rather than closures (no allocation per
-/// event), and their payloads are parsed on the delivery queue, off the client's queue.
+/// event); their ``EventPayload`` is made on the delivery queue, off the client's queue, and
+/// parsed only if a handler reads it.
 /// ``enqueue(contentsOf:)`` hands over a whole batch (one transport read) with one lock and at
 /// most one queue hop.
 final class Deliverer: @unchecked Sendable {
     /// One channel event on its way to a channel's handlers (and the client-wide observers).
     struct Event {
-        /// The payload as received (parsed on the delivery queue) or as built by the client.
+        /// The payload as received or as built by the client.
         enum Payload {
             case wire(WirePayload?)
             case value(JSONValue?)
@@ -26,14 +27,14 @@ final class Deliverer: @unchecked Sendable {
         let payload: Payload
         let memberId: String?
 
-        /// Builds the public event (parsing the payload) and calls the handlers.
+        /// Builds the public event (its payload parsed later, if read) and calls the handlers.
         func run() {
-            let data: JSONValue?
+            let made: EventPayload?
             switch payload {
-            case .wire(let wire): data = wire?.value
-            case .value(let value): data = value
+            case .wire(let wire): made = wire.map(EventPayload.init)
+            case .value(let value): made = value.map { EventPayload(value: $0) }
             }
-            let event = ChannelEvent(channel: channel, name: name, data: data, memberId: memberId)
+            let event = ChannelEvent(channel: channel, name: name, payload: made, memberId: memberId)
             registry.deliver(event)
             if let observers {
                 for handler in observers.handlers { handler(event) }

@@ -46,7 +46,7 @@ extension Edge {
         case .pong:
             break  // liveness already refreshed
         case .subscribe:
-            subscribe(connection, data: message.data?.object ?? [:])
+            subscribe(connection, data: message.data?.object ?? JSONObject())
         case .unsubscribe:
             if let channel = message.data?.object?["channel"]?.stringValue {
                 unsubscribe(connection, channel: channel)
@@ -54,7 +54,7 @@ extension Edge {
                 sendError(connection, code: nil, message: "unsubscribe needs a channel")
             }
         case .signin:
-            signin(connection, data: message.data?.object ?? [:])
+            signin(connection, data: message.data?.object ?? JSONObject())
         default:
             sendError(connection, code: nil, message: "clients may not send \(message.event)")
         }

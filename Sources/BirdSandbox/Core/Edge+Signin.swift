@@ -3,7 +3,7 @@ import BirdWire
 extension Edge {
     /// `bird:signin` `{"auth","member_data"}` (pusher: `user_data`): verifies the signature,
     /// answers `signin_success` and subscribes the connection to the member's reserved channel.
-    func signin(_ connection: EdgeConnection, data: [String: JSONValue]) {
+    func signin(_ connection: EdgeConnection, data: JSONObject) {
         let auth = data["auth"]?.stringValue ?? ""
         guard let identityText = data[dialect.signinDataKey]?.stringValue else {
             signinFailed(connection, "sign-in needs \(dialect.signinDataKey) (a JSON string)")

@@ -3,7 +3,7 @@ import BirdWire
 extension Edge {
     // MARK: Subscribe
 
-    func subscribe(_ connection: EdgeConnection, data: [String: JSONValue]) {
+    func subscribe(_ connection: EdgeConnection, data: JSONObject) {
         guard let name = data["channel"]?.stringValue else {
             sendError(connection, code: nil, message: "subscribe needs a channel")
             return
@@ -118,7 +118,7 @@ extension Edge {
                     return
                 case .added:
                     connection.presence[name] = presence.id
-                    var added: [String: JSONValue] = [dialect.presenceIdKey: .string(presence.id)]
+                    var added: JSONObject = [dialect.presenceIdKey: .string(presence.id)]
                     if let info = presence.info { added[dialect.presenceInfoKey] = info }
                     let message = WireMessage(
                         event: ProtocolEvent.memberAdded.wireName(dialect), channel: name,
@@ -177,7 +177,7 @@ extension Edge {
     /// Sends the channel's connection count to its subscribers (when the app setting is on).
     private func announceCount(_ channel: ChannelState) {
         guard configuration.connectionCount, channel.kind != .member else { return }
-        let data = JSONValue.object([dialect.connectionCountKey: .number(Double(channel.subscriptionCount))])
+        let data = JSONValue.object([dialect.connectionCountKey: .number(JSONNumber(channel.subscriptionCount))])
         let message = WireMessage(
             event: ProtocolEvent.connectionCount.wireName(dialect), channel: channel.name, data: .json(data.description)
         )

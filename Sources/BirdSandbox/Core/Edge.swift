@@ -56,7 +56,7 @@ final class Edge {
         if let seconds = configuration.requireSigninSeconds { connection.signinDeadline = now + seconds }
         connections[id] = connection
         connectionOrder.append(id)
-        var handshake: [String: JSONValue] = ["activity_timeout": .number(Double(configuration.activityTimeout))]
+        var handshake: JSONObject = ["activity_timeout": .number(JSONNumber(configuration.activityTimeout))]
         if omitHandshakeIds > 0 {
             omitHandshakeIds -= 1
             log("open \(id) from \(remote) (handshake without id, as asked)")
@@ -166,14 +166,14 @@ final class Edge {
 
     /// Sends `bird:error` `{"code", "message"}` (data as an object, which pysher requires).
     func sendError(_ connection: EdgeConnection, code: Int?, message: String) {
-        let object: JSONValue = ["code": code.map { .number(Double($0)) } ?? .null, "message": .string(message)]
+        let object: JSONValue = ["code": code.map { .number(JSONNumber($0)) } ?? .null, "message": .string(message)]
         send(connection, .error, data: .json(object.description))
     }
 
     /// Sends `bird:subscription_error` for `channel`.
     func sendSubscriptionError(_ connection: EdgeConnection, channel: String, type: String, error: String, status: Int)
     {
-        let object: JSONValue = ["type": .string(type), "error": .string(error), "status": .number(Double(status))]
+        let object: JSONValue = ["type": .string(type), "error": .string(error), "status": .number(JSONNumber(status))]
         log("subscription error \(connection.id) \(channel): \(type) \(status) \(error)")
         send(connection, .subscriptionError, channel: channel, data: .json(object.description))
     }

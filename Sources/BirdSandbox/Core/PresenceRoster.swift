@@ -73,8 +73,8 @@ struct PresenceRoster: Sendable, Equatable {
 
     /// The roster as the `presence` object of `subscription_succeeded`: `{ids, hash, count}`.
     var presenceObject: JSONValue {
-        var hash: [String: JSONValue] = [:]
+        var hash = JSONObject()
         for id in order { hash[id] = entries[id]?.info ?? .null }
-        return ["ids": .array(order.map { .string($0) }), "hash": .object(hash), "count": .number(Double(order.count))]
+        return ["ids": .array(order.map { .string($0) }), "hash": .object(hash), "count": .number(JSONNumber(order.count))]
     }
 }

@@ -24,7 +24,7 @@ struct ControlAPI {
         let body: [String: JSONValue]
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             body = [:]
-        } else if let object = (try? JSONValue(parsing: String(decoding: request.body, as: UTF8.self)))?.objectValue {
+        } else if let object = (try? JSONValue(parsing: String(decoding: request.body, as: UTF8.self)))?.dictionaryValue {
             body = object
         } else {
             return fail(400, "body must be a JSON object")
@@ -39,7 +39,7 @@ struct ControlAPI {
             return connectionCall(id: route[1], action: route[2], body: body)
         case ("POST", 1) where route[0] == "close-all":
             guard let (code, reason) = closeArguments(body) else { return fail(400, "invalid close code") }
-            return ok(["closed": .number(Double(edge.closeAll(code: code, reason: reason)))])
+            return ok(["closed": .number(JSONNumber(edge.closeAll(code: code, reason: reason)))])
         case ("POST", 1) where route[0] == "refuse":
             guard let (code, reason) = closeArguments(body, defaultCode: 4100, defaultReason: "over capacity") else {
                 return fail(400, "invalid close code")
@@ -55,7 +55,7 @@ struct ControlAPI {
             let count = body["count"]?.intValue ?? 1
             guard count >= 0 else { return fail(400, "count must be ≥ 0") }
             edge.omitHandshakeIds = omit ? count : 0
-            return ok(["omit_id_count": .number(Double(edge.omitHandshakeIds))])
+            return ok(["omit_id_count": .number(JSONNumber(edge.omitHandshakeIds))])
         case ("POST", 1) where route[0] == "restart":
             guard let (code, reason) = closeArguments(body, defaultCode: 4200, defaultReason: "edge restarting") else {
                 return fail(400, "invalid close code")
@@ -77,7 +77,7 @@ struct ControlAPI {
                 return fail(400, "publish needs channel and event")
             }
             return ok([
-                "delivered": .number(Double(edge.publishUnsigned(channel: channel, event: event, data: body["data"])))
+                "delivered": .number(JSONNumber(edge.publishUnsigned(channel: channel, event: event, data: body["data"])))
             ])
         case ("POST", 1) where route[0] == "burst":
             guard let channel = body["channel"]?.stringValue, let event = body["event"]?.stringValue else {
@@ -150,7 +150,7 @@ struct ControlAPI {
     private func ok(_ extra: [String: JSONValue] = [:]) -> Outcome {
         var object = extra
         object["ok"] = true
-        return Outcome(response: .json(200, JSONValue.object(object).description))
+        return Outcome(response: .json(200, JSONValue.object(JSONObject(object)).description))
     }
 
     private func fail(_ status: Int, _ message: String) -> Outcome {

@@ -41,7 +41,7 @@ extension Edge {
                 Signature.auth(appKey: configuration.appKey, secret: configuration.appSecret, string: string))
             log("auth: signed \(channel) for \(connectionId)")
         }
-        return corsJSON(200, JSONValue.object(response).description)
+        return corsJSON(200, JSONValue.object(JSONObject(response)).description)
     }
 
     /// `POST /auth/member`: `{"connection_id"}` (JSON) or `socket_id=…` (form); answers

@@ -72,7 +72,7 @@ extension Edge {
     // MARK: Events
 
     private func bodyObject(_ request: HTTPRequest) -> [String: JSONValue]? {
-        (try? JSONValue(parsing: String(decoding: request.body, as: UTF8.self)))?.objectValue
+        (try? JSONValue(parsing: String(decoding: request.body, as: UTF8.self)))?.dictionaryValue
     }
 
     /// One event to deliver, validated.
@@ -152,7 +152,7 @@ extension Edge {
         }
         var events: [APIEvent] = []
         for item in batch {
-            guard let object = item.objectValue else { return apiError(400, "batch items must be objects") }
+            guard let object = item.dictionaryValue else { return apiError(400, "batch items must be objects") }
             switch apiEvent(object, allowManyChannels: false) {
             case .failure(let failure): return apiError(failure.status, failure.message)
             case .success(let event): events.append(event)
@@ -178,14 +178,14 @@ extension Edge {
         for (name, channel) in channels where channel.isOccupied && channel.kind != .member && name.hasPrefix(prefix) {
             var info: [String: JSONValue] = [:]
             if attributes.contains("user_count"), channel.kind == .presence {
-                info["user_count"] = .number(Double(channel.roster.count))
+                info["user_count"] = .number(JSONNumber(channel.roster.count))
             }
             if attributes.contains("subscription_count") {
-                info["subscription_count"] = .number(Double(channel.subscriptionCount))
+                info["subscription_count"] = .number(JSONNumber(channel.subscriptionCount))
             }
-            result[name] = .object(info)
+            result[name] = .object(JSONObject(info))
         }
-        return .json(200, JSONValue.object(["channels": .object(result)]).description)
+        return .json(200, JSONValue.object(["channels": .object(JSONObject(result))]).description)
     }
 
     private func channelInfo(_ request: HTTPRequest, name: String) -> HTTPResponse {
@@ -198,12 +198,12 @@ extension Edge {
         let channel = channels[name]
         var info: [String: JSONValue] = ["occupied": .bool(channel?.isOccupied ?? false)]
         if attributes.contains("subscription_count") {
-            info["subscription_count"] = .number(Double(channel?.subscriptionCount ?? 0))
+            info["subscription_count"] = .number(JSONNumber(channel?.subscriptionCount ?? 0))
         }
         if attributes.contains("user_count") {
-            info["user_count"] = .number(Double(channel?.roster.count ?? 0))
+            info["user_count"] = .number(JSONNumber(channel?.roster.count ?? 0))
         }
-        return .json(200, JSONValue.object(info).description)
+        return .json(200, JSONValue.object(JSONObject(info)).description)
     }
 
     private func usersInfo(name: String) -> HTTPResponse {

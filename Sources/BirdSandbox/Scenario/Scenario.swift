@@ -241,10 +241,10 @@ extension Scenario.Step {
 
 /// Typed access to one JSON object's keys, with errors that name the context.
 private struct Fields {
-    let object: [String: JSONValue]
+    let object: JSONObject
     let context: String
 
-    init(_ object: [String: JSONValue], context: String) {
+    init(_ object: JSONObject, context: String) {
         self.object = object
         self.context = context
     }

@@ -192,7 +192,7 @@ public final class ScenarioRunner: Sendable {
             let ids = resolve(target)
             let frame: JSONValue = [
                 "event": .string(control.scenarioDialect.eventPrefix + "error"),
-                "data": ["code": .number(Double(code)), "message": .string(message)],
+                "data": ["code": .number(JSONNumber(code)), "message": .string(message)],
             ]
             for id in ids { control.send(id: id, text: frame.description) }
             return "error \(code) \"\(message)\" to \(describe(ids))"

@@ -81,7 +81,7 @@ final class EdgeHarness {
     }
 
     func subscribe(_ id: String, _ channel: String, auth: String? = nil, presenceData: String? = nil) {
-        var data: [String: JSONValue] = ["channel": .string(channel)]
+        var data: JSONObject = ["channel": .string(channel)]
         if let auth { data["auth"] = .string(auth) }
         if let presenceData { data[dialect.presenceDataKey] = .string(presenceData) }
         send(id, dialect.eventPrefix + "subscribe", data: .object(data))
@@ -93,7 +93,7 @@ final class EdgeHarness {
 
     /// Subscribes to a presence channel as `member` with a valid signature.
     func joinPresence(_ id: String, _ channel: String, member: String, info: JSONValue? = nil) {
-        var identity: [String: JSONValue] = [dialect.presenceIdKey: .string(member)]
+        var identity: JSONObject = [dialect.presenceIdKey: .string(member)]
         if let info { identity[dialect.presenceInfoKey] = info }
         let data = JSONValue.object(identity).description
         subscribe(

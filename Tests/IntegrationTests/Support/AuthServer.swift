@@ -83,6 +83,6 @@ final class AuthServer: @unchecked Sendable {
             answer["auth"] = .string(Signature.auth(appKey: appKey, secret: appSecret, string:
                 Signature.privateChannelString(connectionId: connectionId, channel: channel)))
         }
-        respond(.json(200, JSONValue.object(answer).description))
+        respond(.json(200, JSONValue.object(JSONObject(answer)).description))
     }
 }

@@ -1,0 +1,28 @@
+/// One notification about the client's connection, as `onActivity` observers receive them: every
+/// kind in one stream, in the order they happened.
+///
+/// Each case is also delivered to its own observer (`onStateChange`, `onRetryScheduled`,
+/// `onError`, `onSigninError`, `onWireMessage`); a recorder that wants one ordered log of all of
+/// them registers once with `onActivity`.
+public enum ClientActivity: Sendable, CustomStringConvertible {
+    /// A state transition (`onStateChange`).
+    case stateChange(StateChange)
+    /// A reconnect was scheduled (`onRetryScheduled`).
+    case retryScheduled(RetrySchedule)
+    /// A connection-level error (`onError`).
+    case error(RealtimeError)
+    /// Signing in again on a new connection failed (`onSigninError`).
+    case signinError(any BirdRealtimeError)
+    /// A protocol message sent or received, secrets redacted (`onWireMessage`).
+    case wireMessage(WireDirection, String)
+
+    public var description: String {
+        switch self {
+        case .stateChange(let change): return "state \(change)"
+        case .retryScheduled(let schedule): return "retry in \(schedule.delay) (attempt \(schedule.attempt))"
+        case .error(let error): return "error \(error)"
+        case .signinError(let error): return "sign-in error \(error.message)"
+        case .wireMessage(let direction, let text): return "\(direction) \(text)"
+        }
+    }
+}
