@@ -37,6 +37,10 @@ public final class WebSocketServer: @unchecked Sendable {
         public var maxHTTPOutboundBytes = 1 << 20
         /// Bytes that may wait to be written to one connection before it is dropped as too slow.
         public var maxOutboundBytes = 16 << 20
+        /// Bytes one WebSocket connection may have read whose messages the queue has not handled
+        /// yet; over it, the connection is not read until half of them are. A peer that floods
+        /// the server is read only as fast as its messages are handled, so it cannot starve others.
+        public var maxInboundBytesInFlight = 256 << 10
         /// Time a close handshake waits for the peer's close frame.
         public var closeTimeout: Duration = .seconds(5)
 
@@ -322,6 +326,7 @@ public final class WebSocketServer: @unchecked Sendable {
         let configuration = self.configuration
         let state = self.state
         let queue = self.queue
+        let counters = self.counters
         let stoppedFlag: @Sendable () -> Bool = { [weak self] in self?.stoppedFlag ?? true }
         queue.async {
             if let refusal = callbacks.shouldUpgrade?(request) {
@@ -336,6 +341,9 @@ public final class WebSocketServer: @unchecked Sendable {
                                  closeTimeout: configuration.closeTimeout, sink: sink)
             }, queue: queue)
             let session = connection.session
+            let flow = InboundFlow(
+                session: session, queue: queue, limit: configuration.maxInboundBytesInFlight, counters: counters)
+            connection.flow = flow
             let key = request.headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces) ?? ""
             let accept = HTTPResponse(status: 101, headers: HTTPHeaders([
                 ("Upgrade", "websocket"), ("Connection", "Upgrade"),
@@ -358,6 +366,7 @@ public final class WebSocketServer: @unchecked Sendable {
                 state.sessions[id] = session
                 session.onTerminated = { [weak state] in state?.sessions[id] = nil }
                 session.start(leftover: leftover)
+                flow.attach()
             }
             callbacks.onConnection?(connection)
         }

@@ -21,6 +21,9 @@ public struct WebSocketServerStatistics: Sendable, Equatable {
     public var slowHTTPReadersClosed = 0
     /// The most response bytes ever left unwritten on one HTTP connection after queuing a response.
     public var peakQueuedHTTPResponseBytes = 0
+    /// Times a WebSocket connection stopped being read because `maxInboundBytesInFlight` of its
+    /// messages were still waiting for the queue.
+    public var inboundThrottles = 0
 
     /// All zero.
     public init() {}
