@@ -22,6 +22,7 @@ struct FuzzHarness: Sendable {
         .websocket,
         .message,
         .http,
+        .control,
     ]
 
     /// The harness called `name`, if any.
