@@ -37,10 +37,11 @@ public final class WebSocketServer: @unchecked Sendable {
         public var maxHTTPOutboundBytes = 1 << 20
         /// Bytes that may wait to be written to one connection before it is dropped as too slow.
         public var maxOutboundBytes = 16 << 20
-        /// Bytes one WebSocket connection may have read whose messages the queue has not handled
-        /// yet; over it, the connection is not read until half of them are. A peer that floods
-        /// the server is read only as fast as its messages are handled, so it cannot starve others.
-        public var maxInboundBytesInFlight = 256 << 10
+        /// Bytes of one WebSocket connection handed to the queue whose messages it has not handled
+        /// yet; beyond it, bytes wait (at most one read) and the connection is not read until half
+        /// of them are handled. A peer that floods the server is served only as fast as its
+        /// messages are handled, so it cannot starve the others.
+        public var maxInboundBytesInFlight = 64 << 10
         /// Time a close handshake waits for the peer's close frame.
         public var closeTimeout: Duration = .seconds(5)
 
