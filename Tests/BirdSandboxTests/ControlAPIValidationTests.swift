@@ -174,6 +174,12 @@ import WebSocket
         for host in ["127.0.0.1:6001", "localhost", "[::1]:6001"] {
             #expect(send(s.api, "GET", "/sandbox/connections", headers: ["Host": host]).status == 200)
         }
+        // The name the sandbox was told to listen on is its own, not a rebound one.
+        let named = EdgeHarness(SandboxConfiguration(host: "devbox.local"))
+        let api = ControlAPI(edge: named.edge, restart: { _, _, _ in }, burst: { _, _, _, _, _ in })
+        #expect(send(api, "GET", "/sandbox/connections", headers: ["Host": "devbox.local:6001"]).status == 200)
+        #expect(send(api, "GET", "/sandbox/connections", headers: ["Host": "devbox.local.evil:6001"]).status == 403)
+        #expect(!ControlAPIGate.names("0.0.0.0:6001", "0.0.0.0"))
     }
 
     @Test(arguments: [nil, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"])

@@ -38,7 +38,8 @@ struct ControlAPI {
     /// type and range (400 naming the field), then the action.
     func handle(_ request: HTTPRequest) -> Outcome {
         if let refusal = ControlAPIGate.refusal(
-            method: request.method, headers: request.headers, hasBody: !request.body.isEmpty)
+            method: request.method, headers: request.headers, hasBody: !request.body.isEmpty,
+            listenHost: edge.configuration.host)
         {
             return fail(refusal.status, refusal.message)
         }

@@ -9,19 +9,23 @@ import WebSocket
 /// - `Origin`, when present, must be a loopback origin (`http://` or `https://` with host
 ///   `localhost`, `127.x.y.z` or `[::1]`, any port): browsers send it on every cross-origin
 ///   request and on every POST and DELETE.
-/// - `Host`, when present, must name a loopback host too, so a DNS-rebound name (`evil.example`
-///   resolving to 127.0.0.1) cannot reach the API even with requests that carry no `Origin`.
+/// - `Host`, when present, must name a loopback host too (or the very host the sandbox was told
+///   to listen on), so a DNS-rebound name (`evil.example` resolving to 127.0.0.1) cannot reach
+///   the API even with requests that carry no `Origin`.
 /// - A request with a body must say `Content-Type: application/json` (parameters allowed): a page
 ///   can send `text/plain` and form bodies without asking the browser first, JSON it cannot.
 /// - No CORS grant: a preflight (`OPTIONS`) gets no `Access-Control-Allow-*` header, so a browser
 ///   never lets a page send a JSON body here or read an answer.
 enum ControlAPIGate {
     /// Why the request may not reach the control API (status and message), or nil when it may.
-    static func refusal(method: String, headers: HTTPHeaders, hasBody: Bool) -> (status: Int, message: String)? {
+    /// `listenHost` is the address the sandbox listens on (`--host`), also accepted as `Host`.
+    static func refusal(method: String, headers: HTTPHeaders, hasBody: Bool, listenHost: String = "") -> (
+        status: Int, message: String
+    )? {
         if let origin = headers["Origin"], !isLoopbackOrigin(origin) {
             return (403, "the control API refuses requests from web pages (Origin \(brief(origin)) is not loopback)")
         }
-        if let host = headers["Host"], !isLoopbackAuthority(host[...]) {
+        if let host = headers["Host"], !isLoopbackAuthority(host[...]), !names(host, listenHost) {
             return (403, "the control API answers only requests for a loopback host (Host \(brief(host)))")
         }
         if hasBody {
@@ -72,6 +76,16 @@ enum ControlAPIGate {
             !octet.isEmpty && octet.utf8.count <= 3 && octet.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
                 && (Int(octet) ?? 256) <= 255
         }
+    }
+
+    /// Whether the `Host` value `host` (with or without a port) names `listenHost`, a concrete name
+    /// or address (not a wildcard such as `0.0.0.0`).
+    static func names(_ host: String, _ listenHost: String) -> Bool {
+        let wanted = listenHost.lowercased()
+        guard !wanted.isEmpty, wanted != "0.0.0.0", wanted != "::" else { return false }
+        let bracketed = wanted.contains(":") ? "[\(wanted)]" : wanted
+        let given = host.trimmingCharacters(in: .whitespaces).lowercased()
+        return given == bracketed || given.hasPrefix(bracketed + ":")
     }
 
     /// Whether a Content-Type value is `application/json` (any case, parameters allowed).

@@ -69,7 +69,11 @@ package final class ControlAPIProbe {
 
     /// Answers `request` as the sandbox would (its remote address decides loopback).
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
-        if let refusal = Sandbox.controlRefusal(request, hasBody: !request.body.isEmpty) { return refusal }
+        if let refusal = Sandbox.controlRefusal(
+            request, hasBody: !request.body.isEmpty, listenHost: edge.configuration.host)
+        {
+            return refusal
+        }
         let calls = self.calls
         let control = ControlAPI(
             edge: edge,

@@ -42,10 +42,12 @@ extension Sandbox {
     /// The decision on a request from its head alone (event-loop thread; pure): callers off
     /// loopback and control requests from web pages are answered before their body is read, and
     /// every route's body limit applies before a byte of it is buffered.
-    static func screen(head request: HTTPRequest) -> RequestHeadDecision {
+    static func screen(head request: HTTPRequest, listenHost: String = "") -> RequestHeadDecision {
         let path = request.path
         if isControlPath(path) {
-            if let refusal = controlRefusal(request, hasBody: declaresBody(request)) { return .respond(refusal) }
+            if let refusal = controlRefusal(request, hasBody: declaresBody(request), listenHost: listenHost) {
+                return .respond(refusal)
+            }
         } else if isAuthPath(path), !isLoopback(request.remoteAddress) {
             return .respond(jsonError(403, "the demo auth endpoints answer loopback callers only"))
         }
@@ -53,11 +55,13 @@ extension Sandbox {
     }
 
     /// Why a control request is refused (loopback caller, then ``ControlAPIGate``), or nil.
-    static func controlRefusal(_ request: HTTPRequest, hasBody: Bool) -> HTTPResponse? {
+    static func controlRefusal(_ request: HTTPRequest, hasBody: Bool, listenHost: String) -> HTTPResponse? {
         guard isLoopback(request.remoteAddress) else {
             return jsonError(403, "the control API answers loopback callers only")
         }
-        if let refusal = ControlAPIGate.refusal(method: request.method, headers: request.headers, hasBody: hasBody) {
+        if let refusal = ControlAPIGate.refusal(
+            method: request.method, headers: request.headers, hasBody: hasBody, listenHost: listenHost)
+        {
             return jsonError(refusal.status, refusal.message)
         }
         return nil
@@ -78,7 +82,11 @@ extension Sandbox {
     func route(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let path = request.path
         if Sandbox.isControlPath(path) {
-            if let refusal = Sandbox.controlRefusal(request, hasBody: !request.body.isEmpty) { return respond(refusal) }
+            if let refusal = Sandbox.controlRefusal(
+                request, hasBody: !request.body.isEmpty, listenHost: configuration.host)
+            {
+                return respond(refusal)
+            }
             let control = ControlAPI(
                 edge: edge,
                 restart: { [weak self] code, reason, down in

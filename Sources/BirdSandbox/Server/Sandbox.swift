@@ -83,7 +83,8 @@ public final class Sandbox: @unchecked Sendable {
         serverConfiguration.maxHTTPConnections = configuration.maxHTTPConnections
         let server = WebSocketServer(configuration: serverConfiguration, queue: queue)
         server.shouldUpgrade = { _ in nil }
-        server.onRequestHead = { head in Sandbox.screen(head: head) }
+        let listenHost = configuration.host
+        server.onRequestHead = { head in Sandbox.screen(head: head, listenHost: listenHost) }
         server.onConnection = { [weak self] connection in self?.accept(connection) }
         server.onHTTPRequest = { [weak self] request, respond in
             guard let self else { return respond(.json(503, "{\"error\":\"sandbox stopped\"}")) }
