@@ -14,8 +14,11 @@ enum Flooder {
         var frame: [UInt8] = [0x81]
         if bytes.count < 126 {
             frame.append(0x80 | UInt8(bytes.count))
-        } else {
+        } else if bytes.count <= 0xFFFF {
             frame += [0x80 | 126, UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)]
+        } else {
+            frame.append(0x80 | 127)
+            for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((bytes.count >> shift) & 0xFF)) }
         }
         frame += [0, 0, 0, 0]
         return frame + bytes
