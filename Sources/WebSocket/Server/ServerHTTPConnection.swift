@@ -10,7 +10,8 @@ import Foundation
 final class ServerHTTPConnection: ChannelDelegate, @unchecked Sendable {
     private enum State {
         case readingHead
-        case readingBody(HTTPHead, Int)
+        /// The request as its head gave it (body still empty), its HTTP version, the body length.
+        case readingBody(HTTPRequest, String, Int)
         case waiting
         case done
     }
@@ -178,12 +179,12 @@ final class ServerHTTPConnection: ChannelDelegate, @unchecked Sendable {
                     }
                     reservedBodyBytes = length
                 }
-                state = .readingBody(head, length)
-            case .readingBody(let head, let length):
+                state = .readingBody(request, String(parts[2]), length)
+            case .readingBody(var request, let version, let length):
                 guard buffer.count >= length else { return }
-                let body = Array(buffer[0..<length])
+                request.body = Array(buffer[0..<length])
                 buffer.removeSubrange(0..<length)
-                dispatch(head: head, body: body)
+                dispatch(request, version: version)
                 return
             case .waiting, .done:
                 return
@@ -191,14 +192,10 @@ final class ServerHTTPConnection: ChannelDelegate, @unchecked Sendable {
         }
     }
 
-    private func dispatch(head: HTTPHead, body: [UInt8]) {
-        let parts = head.startLine.split(separator: " ")
-        let request = HTTPRequest(method: String(parts[0]), target: String(parts[1]), headers: head.headers,
-                                  body: body, remoteAddress: remoteAddress)
-        let version = String(parts[2])
+    private func dispatch(_ request: HTTPRequest, version: String) {
         state = .waiting
         channel.setReading(false)
-        if head.headers.contains(name: "Upgrade", token: "websocket") || head.headers["Sec-WebSocket-Key"] != nil {
+        if request.headers.contains(name: "Upgrade", token: "websocket") || request.headers["Sec-WebSocket-Key"] != nil {
             if let problem = Self.upgradeProblem(request) {
                 var response = HTTPResponse.text(400, problem + "\n")
                 response.headers.add(name: "Sec-WebSocket-Version", value: "13")
