@@ -247,7 +247,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func installListener(fd: Int32, loop: EventLoop) {
         let state = self.state
-        let cap = configuration.maxHTTPConnections
+        let cap = max(1, configuration.maxHTTPConnections)
         let listener = Listener(fd: fd, loop: loop, canAccept: { [weak state] in
             (state?.httpConnections.count ?? 0) < cap
         }) { [weak self] fd in
