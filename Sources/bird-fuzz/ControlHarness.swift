@@ -118,7 +118,9 @@ enum ControlFuzz {
         }
         for (_, link) in probe.links {
             if let (code, reason) = link.closed {
-                if !isSendable(code) || reason.utf8.count > 123 { fail("closed with \(code) \(reason)", request, response) }
+                if !isSendable(code) || reason.utf8.count > 123 {
+                    fail("closed with \(code) \(reason)", request, response)
+                }
             }
         }
         if let refusal = probe.refusal {
@@ -132,7 +134,9 @@ enum ControlFuzz {
         if let failure = probe.authFailure, !(400...599).contains(failure.status) {
             fail("auth failing with \(failure.status)", request, response)
         }
-        if !(0...1_000_000).contains(probe.omitHandshakeIds) { fail("omitting \(probe.omitHandshakeIds)", request, response) }
+        if !(0...1_000_000).contains(probe.omitHandshakeIds) {
+            fail("omitting \(probe.omitHandshakeIds)", request, response)
+        }
         for restart in probe.restarts
         where !isSendable(restart.code) || !(0...3600).contains(restart.downSeconds) {
             fail("restart \(restart)", request, response)

@@ -104,7 +104,8 @@ import WebSocket
     @Test(arguments: invalid)
     func aWrongTypeOrRangeIs400NamingTheField(path: String, body: String, field: String) {
         let s = setup()
-        let (status, error, _) = send(s.api, "POST", "/sandbox/" + path.replacingOccurrences(of: "{id}", with: s.id), body)
+        let (status, error, _) = send(
+            s.api, "POST", "/sandbox/" + path.replacingOccurrences(of: "{id}", with: s.id), body)
         #expect(status == 400)
         #expect(error?.contains(field) == true, "error \(error ?? "none") does not name \(field)")
         // Nothing happened.
@@ -129,7 +130,9 @@ import WebSocket
         #expect(
             send(s.api, "POST", "/sandbox/burst", #"{"channel":"news","event":"e","count":1000000,"rate":0.01}"#)
                 .status == 200)
-        #expect(send(s.api, "POST", "/sandbox/connections/\(s.id)/close", "{\"code\":3000,\"reason\":\"\(reason)\"}").status == 200)
+        #expect(
+            send(s.api, "POST", "/sandbox/connections/\(s.id)/close", "{\"code\":3000,\"reason\":\"\(reason)\"}").status
+                == 200)
         #expect(s.link.closed?.code == 3000)
         #expect(s.link.closed?.reason == reason)
         #expect(s.calls.count.withLock { $0 } == 2)
@@ -182,7 +185,9 @@ import WebSocket
         #expect(!ControlAPIGate.names("0.0.0.0:6001", "0.0.0.0"))
     }
 
-    @Test(arguments: [nil, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx"])
+    @Test(arguments: [
+        nil, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx",
+    ])
     func aBodyWithoutTheJSONContentTypeIsRefused(contentType: String?) {
         let s = setup()
         var headers: HTTPHeaders = [:]
@@ -196,8 +201,11 @@ import WebSocket
     @Test func jsonWithParametersAndEmptyBodiesNeedNoMore() {
         let s = setup()
         #expect(
-            send(s.api, "POST", "/sandbox/refuse", #"{"code":4100}"#, headers: ["Content-Type": "Application/JSON; charset=utf-8"])
-                .status == 200)
+            send(
+                s.api, "POST", "/sandbox/refuse", #"{"code":4100}"#,
+                headers: ["Content-Type": "Application/JSON; charset=utf-8"]
+            )
+            .status == 200)
         #expect(send(s.api, "DELETE", "/sandbox/refuse", headers: [:]).status == 200)
         #expect(send(s.api, "POST", "/sandbox/connections/\(s.id)/drop", headers: [:]).status == 200)
         #expect(s.link.dropped)

@@ -14,7 +14,10 @@ import Testing
         ("invalid JSON", "{x", 1008),
         ("valid pings", #"{"event":"bird:ping"}"#, 1008),
         ("60 KB messages", #"{"event":"bird:pong","data":""# + String(repeating: "p", count: 60_000) + #""}"#, 1008),
-        ("oversized 1.1 MB messages", #"{"event":"bird:pong","data":""# + String(repeating: "p", count: 1_100_000) + #""}"#, 1009),
+        (
+            "oversized 1.1 MB messages",
+            #"{"event":"bird:pong","data":""# + String(repeating: "p", count: 1_100_000) + #""}"#, 1009
+        ),
     ]
 
     @Test(arguments: floods)

@@ -24,7 +24,8 @@ import Testing
         guard let binary = ChildProcess.sandboxBinary(), let python = ChildProcess.python() else { return }
         let sandbox = try ChildProcess(binary, ["--port", "0", "--quiet"])
         defer { sandbox.kill() }
-        let line = try #require(await sandbox.waitForLine { $0.hasPrefix("{") }, "no endpoints line; stderr: \(sandbox.stderr)")
+        let line = try #require(
+            await sandbox.waitForLine { $0.hasPrefix("{") }, "no endpoints line; stderr: \(sandbox.stderr)")
         let ws = try #require(try JSONValue(parsing: line)["ws"]?.stringValue)
         let peer = try ChildProcess(python, ["-c", Self.peerScript, ws + "?protocol=7"])
         defer { peer.kill() }

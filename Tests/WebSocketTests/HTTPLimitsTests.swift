@@ -10,7 +10,9 @@ struct HTTPLimitsTests {
         var configuration = WebSocketServer.Configuration()
         configure(&configuration)
         let server = try EchoServer(configuration: configuration)
-        server.server.onHTTPRequest = { request, respond in respond(.text(200, "\(request.method) \(request.path) \(request.body.count)")) }
+        server.server.onHTTPRequest = { request, respond in
+            respond(.text(200, "\(request.method) \(request.path) \(request.body.count)"))
+        }
         return server
     }
 
@@ -27,7 +29,8 @@ struct HTTPLimitsTests {
         }
         // Just under the limit is still a request.
         let socket = try #require(RawSocket(port: server.port))
-        socket.send("GET /ok HTTP/1.1\r\nX-Pad: \(String(repeating: "a", count: 30 * 1024))\r\nConnection: close\r\n\r\n")
+        socket.send(
+            "GET /ok HTTP/1.1\r\nX-Pad: \(String(repeating: "a", count: 30 * 1024))\r\nConnection: close\r\n\r\n")
         #expect(socket.readResponse()?.status == 200)
     }
 
@@ -47,7 +50,9 @@ struct HTTPLimitsTests {
         small.send("POST /small HTTP/1.1\r\nContent-Length: 2048\r\n\r\n")
         #expect(small.readResponse()?.status == 413)
         let big = try #require(RawSocket(port: server.port))
-        big.send("POST /big HTTP/1.1\r\nContent-Length: 2048\r\nConnection: close\r\n\r\n" + String(repeating: "b", count: 2048))
+        big.send(
+            "POST /big HTTP/1.1\r\nContent-Length: 2048\r\nConnection: close\r\n\r\n"
+                + String(repeating: "b", count: 2048))
         #expect(big.readResponse()?.body == "POST /big 2048")
         let statistics = server.server.statistics
         #expect(statistics.requestsAnsweredFromHead == 2)
@@ -147,7 +152,9 @@ struct HTTPLimitsTests {
         writer.start()
         #expect(await eventually(seconds: 30) { server.server.statistics.slowHTTPReadersClosed == 1 })
         let statistics = server.server.statistics
-        print("pipelining non-reader: closed after a backlog peak of \(statistics.peakQueuedHTTPResponseBytes) bytes (cap \(cap))")
+        print(
+            "pipelining non-reader: closed after a backlog peak of \(statistics.peakQueuedHTTPResponseBytes) bytes (cap \(cap))"
+        )
         #expect(statistics.peakQueuedHTTPResponseBytes <= cap + response + 200)
         #expect(await eventually { server.server.statistics.httpConnections == 0 })
     }

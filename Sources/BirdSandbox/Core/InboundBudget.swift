@@ -98,7 +98,8 @@ struct InboundMeter: Sendable {
                 + "\(Self.amount(budget.messagesPerSecond))/s"
         }
         guard bytes.take(Double(size), now: now) else {
-            return "message flood: over \(Self.amount(budget.byteBurst)) bytes, \(Self.amount(budget.bytesPerSecond)) B/s"
+            return
+                "message flood: over \(Self.amount(budget.byteBurst)) bytes, \(Self.amount(budget.bytesPerSecond)) B/s"
         }
         return nil
     }

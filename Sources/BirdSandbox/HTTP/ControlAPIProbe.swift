@@ -77,7 +77,9 @@ package final class ControlAPIProbe {
         let calls = self.calls
         let control = ControlAPI(
             edge: edge,
-            restart: { code, reason, down in calls.restarts.append(Restart(code: code, reason: reason, downSeconds: down)) },
+            restart: { code, reason, down in
+                calls.restarts.append(Restart(code: code, reason: reason, downSeconds: down))
+            },
             burst: { channel, event, _, count, rate in
                 calls.bursts.append(Burst(channel: channel, event: event, count: count, rate: rate))
             })
@@ -102,8 +104,10 @@ package final class ControlAPIProbe {
 
     private func open() {
         let link = Link()
-        if let id = edge.open(link: link, path: "/app/\(edge.configuration.appKey)", query: [("protocol", "7")],
-                              remote: "127.0.0.1:5000") {
+        if let id = edge.open(
+            link: link, path: "/app/\(edge.configuration.appKey)", query: [("protocol", "7")],
+            remote: "127.0.0.1:5000")
+        {
             links.append((id, link))
         }
     }

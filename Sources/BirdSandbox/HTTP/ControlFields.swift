@@ -35,7 +35,8 @@ struct ControlFields {
         guard let value = body[key] else { return fallback }
         guard let number = Self.wholeNumber(value, in: range) else {
             throw ControlFieldError(
-                message: "\(key) must be a whole number in \(range.lowerBound)…\(range.upperBound), not \(Self.show(value))")
+                message:
+                    "\(key) must be a whole number in \(range.lowerBound)…\(range.upperBound), not \(Self.show(value))")
         }
         return number
     }
@@ -53,9 +54,9 @@ struct ControlFields {
     }
 
     /// A number in `range` (fractions allowed); `fallback` when absent.
-    func number(_ key: String, default fallback: Double, in range: ClosedRange<Double>, unit: String) throws(
-        ControlFieldError
-    ) -> Double {
+    func number(_ key: String, default fallback: Double, in range: ClosedRange<Double>, unit: String)
+        throws(ControlFieldError) -> Double
+    {
         guard let value = body[key] else { return fallback }
         guard let number = value.doubleValue, number.isFinite, range.contains(number) else {
             throw ControlFieldError(
@@ -66,9 +67,9 @@ struct ControlFields {
     }
 
     /// A string of at most `maxBytes` UTF-8 bytes; `fallback` when absent (nil fallback: required).
-    func string(_ key: String, default fallback: String?, maxBytes: Int, nonEmpty: Bool = false) throws(
-        ControlFieldError
-    ) -> String {
+    func string(_ key: String, default fallback: String?, maxBytes: Int, nonEmpty: Bool = false)
+        throws(ControlFieldError) -> String
+    {
         guard let value = body[key] else {
             guard let fallback else { throw ControlFieldError(message: "\(key) is missing") }
             return fallback
@@ -78,7 +79,8 @@ struct ControlFields {
         }
         if nonEmpty, text.isEmpty { throw ControlFieldError(message: "\(key) must not be empty") }
         guard text.utf8.count <= maxBytes else {
-            throw ControlFieldError(message: "\(key) must be at most \(maxBytes) bytes of UTF-8, not \(text.utf8.count)")
+            throw ControlFieldError(
+                message: "\(key) must be at most \(maxBytes) bytes of UTF-8, not \(text.utf8.count)")
         }
         return text
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A hostile WebSocket client on a raw socket: upgrades, then writes one frame over and over as
@@ -30,7 +30,8 @@ enum Flooder {
         guard let socket = RawSocket(port: port) else { return nil }
         socket.send(
             "GET /app/sandbox-key?protocol=7 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
         var received: [UInt8] = []
         let opened = Date().addingTimeInterval(5)
         var headEnd: Int?
