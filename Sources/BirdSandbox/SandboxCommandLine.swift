@@ -42,9 +42,14 @@ public enum SandboxCommandLine {
           --dialect bird|pusher   wire dialect (default bird)
           --client-events         allow client- events on private and presence channels
           --connection-count      send connection counts to channel subscribers
-          --require-signin S      close connections not signed in within S seconds (4009)
-          --activity-timeout S    activity_timeout announced in the handshake (default 120)
-          --pong-timeout S        seconds a pinged connection has to answer (default 30)
+          --require-signin S      close connections not signed in within S seconds (4009;
+                                  0 < S ≤ 86400)
+          --activity-timeout S    activity_timeout announced in the handshake (default 120;
+                                  whole seconds 1…86400)
+          --pong-timeout S        seconds a pinged connection has to answer (default 30;
+                                  0 < S ≤ 86400)
+          --max-http-connections N  HTTP connections (not yet WebSocket) served at once; more
+                                  wait to be accepted (default 1024; 1…65536)
           --tls-cert FILE         PEM certificate: serve wss:// and https:// (needs --tls-key)
           --tls-key FILE          PEM private key for --tls-cert
           --scenario NAME|FILE    play a scripted sequence of faults after start (a built-in
@@ -58,8 +63,8 @@ public enum SandboxCommandLine {
           -h, --help              this text
 
         On start, one JSON line goes to stdout: ws, http, auth_endpoint, member_auth_endpoint,
-        control, app_id, app_key, dialect (and port). SIGINT/SIGTERM close every connection with
-        4200 "edge restarting" and exit 0. Docs: docs/SANDBOX.md.
+        control, app_id, app_key, dialect (and port). SIGINT, SIGTERM and SIGHUP close every
+        connection with 4200 "edge restarting" and exit 0. Docs: docs/SANDBOX.md.
         """
 
     private static var scenarioUsage: String {
@@ -74,6 +79,9 @@ public enum SandboxCommandLine {
     public static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
         try parseInvocation(arguments).parsed
     }
+
+    /// The longest time a flag takes: a day, in seconds.
+    static let maxSeconds = 86_400
 
     /// Parses the arguments (without the program name), loading the `--scenario` when given.
     public static func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -100,8 +108,8 @@ public enum SandboxCommandLine {
             }
             func seconds() throws(UsageError) -> Double {
                 let text = try value()
-                guard let number = Double(text), number > 0, number.isFinite else {
-                    throw fail("\(flag) needs a number of seconds > 0, not '\(text)'")
+                guard let number = Double(text), number > 0, number <= Double(maxSeconds) else {
+                    throw fail("\(flag) needs a number of seconds > 0 and ≤ \(maxSeconds), not '\(text)'")
                 }
                 return number
             }
@@ -159,11 +167,17 @@ public enum SandboxCommandLine {
                 quiet = true
             case "--require-signin": configuration.requireSigninSeconds = try seconds()
             case "--activity-timeout":
-                let s = try seconds()
-                guard s == s.rounded(), s <= 86_400 else {
-                    throw fail("--activity-timeout needs whole seconds (1…86400)")
+                let text = try value()
+                guard let s = Int(text), (1...maxSeconds).contains(s) else {
+                    throw fail("--activity-timeout needs whole seconds in 1…\(maxSeconds), not '\(text)'")
                 }
-                configuration.activityTimeout = Int(s)
+                configuration.activityTimeout = s
+            case "--max-http-connections":
+                let text = try value()
+                guard let n = Int(text), (1...65536).contains(n) else {
+                    throw fail("--max-http-connections needs a whole number in 1…65536, not '\(text)'")
+                }
+                configuration.maxHTTPConnections = n
             case "--pong-timeout": configuration.pongTimeout = try seconds()
             case "--tls-cert": configuration.tlsCertificateFile = try nonEmpty(flag, value())
             case "--tls-key": configuration.tlsPrivateKeyFile = try nonEmpty(flag, value())

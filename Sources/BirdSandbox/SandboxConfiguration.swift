@@ -29,7 +29,13 @@ public struct SandboxConfiguration: Sendable {
     public var tlsCertificateFile: String?
     /// PEM private key file for ``tlsCertificateFile``.
     public var tlsPrivateKeyFile: String?
-    /// Receives one line per connection event (open, subscribe, close …), secrets redacted.
+    /// How much each WebSocket connection may send before it is closed with 1008 as a flood.
+    public var inboundBudget = InboundBudget()
+    /// HTTP connections (not upgraded to WebSocket) open at once; more are answered 503 and
+    /// closed (1…65536, default 1024).
+    public var maxHTTPConnections = 1024
+    /// Receives one line per connection event (open, subscribe, close …), secrets redacted and
+    /// control characters escaped (``LogText``), one line each.
     /// Nil (the default) logs nothing — an embedding TUI must not have stderr written under it.
     public var log: (@Sendable (String) -> Void)?
     /// When set, the sandbox plays the server side of this recording (`bird-sandbox --replay`):

@@ -25,6 +25,7 @@ struct FuzzHarness: Sendable {
         .encrypted,
         .client,
         .replay,
+        .control,
     ]
 
     /// The harness called `name`, if any.

@@ -29,10 +29,11 @@ guard case .run(var configuration, let quiet) = invocation.parsed else {
     exit(0)
 }
 
-/// Writes `[time] line` to stderr (the connection log, the scenario and replay steps).
+/// Writes `[time] line` to stderr (the connection log, the scenario and replay steps), one line
+/// each: control characters from clients, scenario files or recordings are escaped.
 @Sendable func writeStamped(_ line: String) {
     let stamp = Date().formatted(.iso8601.time(includingFractionalSeconds: true))
-    writeStderr("[\(stamp)] \(line)\n")
+    writeStderr("[\(stamp)] \(LogText.sanitize(line))\n")
 }
 
 if !quiet {
@@ -79,8 +80,9 @@ if let plan = configuration.replay {
     writeStamped("replay: \(plan.summary); waiting for connection 1")
 }
 
+// SIGHUP (the terminal went away, or a supervisor's "reload") ends the edge the same way.
 var signalSources: [any DispatchSourceSignal] = []
-for sig in [SIGINT, SIGTERM] {
+for sig in [SIGINT, SIGTERM, SIGHUP] {
     signal(sig, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
     source.setEventHandler {

@@ -21,7 +21,9 @@ import WebSocket
     private func call(_ api: ControlAPI, _ method: String, _ path: String, _ body: JSONValue? = nil) -> (
         Int, JSONValue?
     ) {
-        let outcome = api.handle(HTTPRequest(method: method, target: path, body: Array((body?.description ?? "").utf8)))
+        let headers: HTTPHeaders = body == nil ? [:] : ["Content-Type": "application/json"]
+        let outcome = api.handle(
+            HTTPRequest(method: method, target: path, headers: headers, body: Array((body?.description ?? "").utf8)))
         outcome.afterResponse?()
         return (
             outcome.response.status, try? JSONValue(parsing: String(decoding: outcome.response.body, as: UTF8.self))
@@ -113,7 +115,10 @@ import WebSocket
         #expect(call(api, "POST", "/sandbox/burst", ["channel": "news", "event": "e", "rate": -1]).0 == 400)
         #expect(call(api, "POST", "/sandbox/nothing").0 == 404)
         #expect(call(api, "POST", "/sandbox/publish", nil).0 == 400)
-        let bad = api.handle(HTTPRequest(method: "POST", target: "/sandbox/publish", body: Array("{oops".utf8)))
+        let bad = api.handle(
+            HTTPRequest(
+                method: "POST", target: "/sandbox/publish", headers: ["Content-Type": "application/json"],
+                body: Array("{oops".utf8)))
         #expect(bad.response.status == 400)
     }
 
@@ -145,6 +150,7 @@ import WebSocket
         let parsed = try SandboxCommandLine.parse([
             "--dialect", "pusher", "--port=0", "--client-events", "--connection-count", "--require-signin", "2.5",
             "--activity-timeout", "30", "--app-id", "42", "--tls-cert", "c.pem", "--tls-key", "k.pem",
+            "--max-http-connections", "8",
         ])
         guard case .run(let c, _) = parsed else {
             Issue.record("expected run")
@@ -153,6 +159,7 @@ import WebSocket
         #expect(c.dialect == .pusher && c.port == 0 && c.clientEvents && c.connectionCount)
         #expect(c.requireSigninSeconds == 2.5 && c.activityTimeout == 30 && c.appId == "42")
         #expect(c.usesTLS)
+        #expect(c.maxHTTPConnections == 8)
     }
 
     @Test(arguments: [
@@ -161,6 +168,26 @@ import WebSocket
     ])
     func badFlagsGiveOneClearLine(arguments: [String]) {
         #expect(throws: SandboxCommandLine.UsageError.self) { try SandboxCommandLine.parse(arguments) }
+    }
+
+    /// Every number a flag takes has a range, and the error says it, upper bound included.
+    @Test(arguments: [
+        (["--port", "65536"], "0…65535"), (["--port", "-1"], "0…65535"),
+        (["--pong-timeout", "1e300"], "≤ 86400"), (["--pong-timeout", "nan"], "≤ 86400"),
+        (["--pong-timeout", "inf"], "≤ 86400"), (["--require-signin", "86401"], "≤ 86400"),
+        (["--require-signin", "0"], "> 0"), (["--activity-timeout", "86401"], "1…86400"),
+        (["--activity-timeout", "1.5"], "1…86400"), (["--activity-timeout", "0"], "1…86400"),
+        (["--max-http-connections", "0"], "1…65536"), (["--max-http-connections", "65537"], "1…65536"),
+        (["--max-http-connections", "99999999999999999999"], "1…65536"),
+    ])
+    func numericFlagsStateTheirRange(arguments: [String], range: String) {
+        do {
+            _ = try SandboxCommandLine.parse(arguments)
+            Issue.record("\(arguments) accepted")
+        } catch {
+            #expect(error.message.contains(range), "\(error.message)")
+            #expect(error.message.contains(arguments[0]))
+        }
     }
 
     @Test func helpIsHelp() throws {

@@ -141,6 +141,11 @@ private final class RecordingControl: ScenarioControl, Sendable {
         (#"{"name": "x", "steps": [{"action": "drop", "after": [3, 1]}]}"#, "step 1 (drop): 'after' must be"),
         (#"{"name": "x", "steps": [{"action": "close-all", "code": "4200"}]}"#, "step 1 (close-all): 'code' must be"),
         (#"{"name": "x", "steps": [{"action": "refuse", "seconds": 0}]}"#, "step 1 (refuse): 'seconds' must be"),
+        // Upper bounds, stated in the message (a huge wait must not reach the scheduler).
+        (#"{"name": "x", "steps": [{"action": "drop", "after": 1e300}]}"#, "'after' must be seconds in 0…86400"),
+        (#"{"name": "x", "steps": [{"action": "drop", "after": [0, 86401]}]}"#, "0…86400"),
+        (#"{"name": "x", "steps": [{"action": "refuse", "seconds": 86401}]}"#, "'seconds' must be a number of seconds > 0 and ≤ 86400"),
+        (#"{"name": "x", "steps": [{"action": "restart", "down_seconds": 1e10}]}"#, "'down_seconds' must be a number of seconds > 0 and ≤ 3600"),
         (#"{"name": "x", "steps": [{"action": "accept", "code": 1}]}"#, "step 1 (accept): unknown key 'code'"),
         (#"{"name": "x", "steps": [{"action": "publish", "channel": "a"}]}"#, "step 1 (publish): 'event' is missing"),
         (

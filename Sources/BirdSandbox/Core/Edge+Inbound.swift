@@ -3,7 +3,7 @@ import BirdWire
 extension Edge {
     /// A text message arrived from connection `id`.
     func receive(text: String, from id: String) {
-        guard let connection = connections[id], !connection.silenced else { return }
+        guard let connection = admit(from: id, bytes: text.utf8.count) else { return }
         connection.lastInbound = clock()
         connection.pingSentAt = nil
         let message: WireMessage
@@ -24,19 +24,30 @@ extension Edge {
         }
     }
 
-    /// A binary message arrived from connection `id`: the protocol is text only.
-    func receiveBinary(from id: String) {
-        guard let connection = connections[id], !connection.silenced else { return }
+    /// A binary message of `size` bytes arrived from connection `id`: the protocol is text only.
+    func receiveBinary(from id: String, size: Int = 0) {
+        guard let connection = admit(from: id, bytes: size) else { return }
         connection.lastInbound = clock()
         connection.pingSentAt = nil
         sendError(connection, code: nil, message: "binary messages are not part of the protocol")
     }
 
-    /// A WebSocket-level ping or pong arrived: the connection is alive.
-    func receiveControlFrame(from id: String) {
-        guard let connection = connections[id], !connection.silenced else { return }
+    /// A WebSocket-level ping or pong of `size` payload bytes arrived: the connection is alive.
+    func receiveControlFrame(from id: String, size: Int = 0) {
+        guard let connection = admit(from: id, bytes: size) else { return }
         connection.lastInbound = clock()
         connection.pingSentAt = nil
+    }
+
+    /// The open, unsilenced connection `id` when one more message of `bytes` fits its inbound
+    /// budget; nil otherwise (a connection over budget is closed with 1008).
+    private func admit(from id: String, bytes: Int) -> EdgeConnection? {
+        guard let connection = connections[id], !connection.silenced else { return nil }
+        if let flood = connection.meter.admit(bytes: bytes, now: clock()) {
+            closeFlood(connection, reason: flood)
+            return nil
+        }
+        return connection
     }
 
     private func handleProtocol(_ event: ProtocolEvent, _ message: WireMessage, from connection: EdgeConnection) {

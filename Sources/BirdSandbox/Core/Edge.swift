@@ -52,7 +52,8 @@ final class Edge {
             return nil
         }
         let id = newConnectionId()
-        let connection = EdgeConnection(id: id, link: link, remote: remote, now: now)
+        let connection = EdgeConnection(
+            id: id, link: link, remote: remote, now: now, budget: configuration.inboundBudget)
         if let seconds = configuration.requireSigninSeconds { connection.signinDeadline = now + seconds }
         connections[id] = connection
         connectionOrder.append(id)
@@ -102,6 +103,13 @@ final class Edge {
         log("closing \(connection.id): \(code) \(reason)")
         remove(connection)
         connection.link.close(code: code, reason: reason)
+    }
+
+    /// Closes a connection that went over its ``InboundBudget`` with 1008 and stops reading it:
+    /// what it still sends is never parsed or queued for the edge.
+    func closeFlood(_ connection: EdgeConnection, reason: String) {
+        close(connection, code: InboundBudget.closeCode, reason: reason)
+        connection.link.pauseReading()
     }
 
     /// Closes the TCP connection without a close frame and forgets it.
@@ -165,7 +173,14 @@ final class Edge {
     }
 
     /// Sends `bird:error` `{"code", "message"}` (data as an object, which pysher requires).
+    /// Every error answer counts against the connection's error budget: over it, the connection
+    /// is closed as a flood instead (``closeFlood(_:reason:)``).
     func sendError(_ connection: EdgeConnection, code: Int?, message: String) {
+        guard connections[connection.id] === connection else { return }
+        if let flood = connection.meter.admitError(now: clock()) {
+            closeFlood(connection, reason: flood)
+            return
+        }
         let object: JSONValue = ["code": code.map { .number(JSONNumber($0)) } ?? .null, "message": .string(message)]
         send(connection, .error, data: .json(object.description))
     }

@@ -24,13 +24,16 @@ final class EdgeConnection {
     /// The sandbox stopped reading and answering (control `silence`).
     var silenced = false
     var rateLimiter = ClientEventRateLimiter()
+    /// What the connection has used of its inbound budget (flood protection).
+    var meter: InboundMeter
 
-    init(id: String, link: any EdgeLink, remote: String, now: Double) {
+    init(id: String, link: any EdgeLink, remote: String, now: Double, budget: InboundBudget = InboundBudget()) {
         self.id = id
         self.link = link
         self.remote = remote
         self.connectedAt = now
         self.lastInbound = now
+        self.meter = InboundMeter(budget: budget, now: now)
     }
 }
 

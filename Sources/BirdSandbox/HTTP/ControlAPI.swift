@@ -17,90 +17,130 @@ struct ControlAPI {
         var afterResponse: (@Sendable () -> Void)?
     }
 
+    /// Seconds a refusal (`refuse`) may last: a day.
+    static let maxRefuseSeconds = 86_400.0
+    /// Seconds a `restart` may keep the port closed: an hour.
+    static let maxDownSeconds = 3_600.0
+    /// Events one `burst` may publish.
+    static let maxBurstCount = 1_000_000
+    /// Highest `burst` rate, events per second.
+    static let maxBurstRate = 100_000.0
+    /// Lowest `burst` rate other than 0 (0 = as fast as possible), events per second.
+    static let minBurstRate = 0.01
+    /// Handshakes `handshake` may strip of their id.
+    static let maxOmitCount = 1_000_000
+    /// Longest close reason: a close frame holds 123 bytes of it.
+    static let maxReasonBytes = 123
+    /// Longest `auth-failure` prefix.
+    static let maxPrefixBytes = Limits.maxChannelNameLength
+
+    /// Answers a control request: the gate (``ControlAPIGate``), the route, then every field's
+    /// type and range (400 naming the field), then the action.
     func handle(_ request: HTTPRequest) -> Outcome {
+        if let refusal = ControlAPIGate.refusal(
+            method: request.method, headers: request.headers, hasBody: !request.body.isEmpty,
+            listenHost: edge.configuration.host)
+        {
+            return fail(refusal.status, refusal.message)
+        }
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard parts.first == "sandbox" else { return fail(404, "not found") }
         let route = Array(parts.dropFirst())
-        let body: [String: JSONValue]
-        if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            body = [:]
-        } else if let object = (try? JSONValue(parsing: String(decoding: request.body, as: UTF8.self)))?.dictionaryValue {
-            body = object
-        } else {
-            return fail(400, "body must be a JSON object")
+        guard let fields = ControlFields(bytes: request.body) else { return fail(400, "body must be a JSON object") }
+        do {
+            return try perform(request, route: route, fields: fields)
+        } catch {
+            return fail(400, error.message)
         }
+    }
+
+    private func perform(_ request: HTTPRequest, route: [String], fields: ControlFields) throws(ControlFieldError)
+        -> Outcome
+    {
         switch (request.method, route.count) {
+        case ("OPTIONS", _):
+            // No CORS grant: a browser never lets a page send a JSON body here or read an answer.
+            return Outcome(response: HTTPResponse(status: 204, headers: ["Allow": "GET, POST, DELETE, OPTIONS"]))
         case ("GET", 0):
-            return ok(["calls": .array(ControlAPI.calls.map { .string($0) })])
+            return Outcome(
+                response: .json(
+                    200, "{\"calls\":\(JSONValue.array(ControlAPI.calls.map { .string($0) }).description),\"ok\":true}"))
         case ("GET", 1) where route[0] == "connections":
             return Outcome(
                 response: .json(200, JSONValue.array(edge.connectionInfos().map(ControlAPI.json)).description))
         case ("POST", 3) where route[0] == "connections":
-            return connectionCall(id: route[1], action: route[2], body: body)
+            return try connectionCall(id: route[1], action: route[2], fields: fields)
         case ("POST", 1) where route[0] == "close-all":
-            guard let (code, reason) = closeArguments(body) else { return fail(400, "invalid close code") }
-            return ok(["closed": .number(JSONNumber(edge.closeAll(code: code, reason: reason)))])
+            let code = try fields.closeCode(default: CloseCode.edgeRestarting)
+            let reason = try fields.string("reason", default: "closed by the sandbox", maxBytes: Self.maxReasonBytes)
+            return ok(["closed": edge.closeAll(code: code, reason: reason)])
         case ("POST", 1) where route[0] == "refuse":
-            guard let (code, reason) = closeArguments(body, defaultCode: 4100, defaultReason: "over capacity") else {
-                return fail(400, "invalid close code")
-            }
-            let seconds = body["seconds"]?.doubleValue
-            edge.refuse(code: code, reason: reason, seconds: seconds.flatMap { $0 > 0 ? $0 : nil })
+            let code = try fields.closeCode(default: 4100)
+            let reason = try fields.string("reason", default: "over capacity", maxBytes: Self.maxReasonBytes)
+            let seconds = try fields.number("seconds", default: 0, in: 0...Self.maxRefuseSeconds, unit: "seconds")
+            edge.refuse(code: code, reason: reason, seconds: seconds > 0 ? seconds : nil)
             return ok()
         case ("DELETE", 1) where route[0] == "refuse":
             edge.clearRefusal()
             return ok()
         case ("POST", 1) where route[0] == "handshake":
-            let omit = body["omit_id"]?.boolValue ?? true
-            let count = body["count"]?.intValue ?? 1
-            guard count >= 0 else { return fail(400, "count must be ≥ 0") }
+            let omit = try fields.bool("omit_id", default: true)
+            let count = try fields.int("count", default: 1, in: 0...Self.maxOmitCount)
             edge.omitHandshakeIds = omit ? count : 0
-            return ok(["omit_id_count": .number(JSONNumber(edge.omitHandshakeIds))])
+            return ok(["omit_id_count": edge.omitHandshakeIds])
         case ("POST", 1) where route[0] == "restart":
-            guard let (code, reason) = closeArguments(body, defaultCode: 4200, defaultReason: "edge restarting") else {
-                return fail(400, "invalid close code")
-            }
-            let down = body["down_seconds"]?.doubleValue ?? 1
-            guard down >= 0, down <= 3600 else { return fail(400, "down_seconds must be 0…3600") }
-            return Outcome(
-                response: .json(200, "{\"ok\":true}"), afterResponse: { [restart] in restart(code, reason, down) })
+            let code = try fields.closeCode(default: CloseCode.edgeRestarting)
+            let reason = try fields.string("reason", default: "edge restarting", maxBytes: Self.maxReasonBytes)
+            let down = try fields.number("down_seconds", default: 1, in: 0...Self.maxDownSeconds, unit: "seconds")
+            return Outcome(response: okResponse(), afterResponse: { [restart] in restart(code, reason, down) })
         case ("POST", 1) where route[0] == "auth-failure":
-            let status = body["status"]?.intValue ?? 500
-            guard (100...599).contains(status) else { return fail(400, "status must be an HTTP status") }
-            edge.authFailure = (status, body["prefix"]?.stringValue)
+            // Failures only: a 1xx status cannot end a response and 2xx/3xx are not failures.
+            let status = try fields.int("status", default: 500, in: 400...599)
+            let prefix = try fields.optionalString("prefix", maxBytes: Self.maxPrefixBytes)
+            edge.authFailure = (status, prefix)
             return ok()
         case ("DELETE", 1) where route[0] == "auth-failure":
             edge.authFailure = nil
             return ok()
         case ("POST", 1) where route[0] == "publish":
-            guard let channel = body["channel"]?.stringValue, let event = body["event"]?.stringValue else {
-                return fail(400, "publish needs channel and event")
-            }
-            return ok([
-                "delivered": .number(JSONNumber(edge.publishUnsigned(channel: channel, event: event, data: body["data"])))
-            ])
+            let (channel, event) = try publishTarget(fields)
+            return ok(["delivered": edge.publishUnsigned(channel: channel, event: event, data: fields.body["data"])])
         case ("POST", 1) where route[0] == "burst":
-            guard let channel = body["channel"]?.stringValue, let event = body["event"]?.stringValue else {
-                return fail(400, "burst needs channel and event")
+            let (channel, event) = try publishTarget(fields)
+            let count = try fields.int("count", default: 10, in: 0...Self.maxBurstCount)
+            let rate = try fields.number("rate", default: 0, in: 0...Self.maxBurstRate, unit: "events per second")
+            guard rate == 0 || rate >= Self.minBurstRate else {
+                throw ControlFieldError(
+                    message: "rate must be 0 (as fast as possible) or \(Self.minBurstRate)…"
+                        + "\(ControlFields.amount(Self.maxBurstRate)) events per second, not \(rate)")
             }
-            let count = body["count"]?.intValue ?? 10
-            let rate = body["rate"]?.doubleValue ?? 0
-            guard (0...1_000_000).contains(count) else { return fail(400, "count must be 0…1000000") }
-            guard rate >= 0, rate <= 100_000 else { return fail(400, "rate must be 0…100000 per second") }
-            let data = body["data"]
-            return Outcome(
-                response: .json(200, "{\"ok\":true}"),
-                afterResponse: { [burst] in burst(channel, event, data, count, rate) })
+            let data = fields.body["data"]
+            return Outcome(response: okResponse(), afterResponse: { [burst] in burst(channel, event, data, count, rate) })
         default:
             return fail(404, "no such control call: \(request.method) \(String(request.path.prefix(200)))")
         }
     }
 
-    private func connectionCall(id: String, action: String, body: [String: JSONValue]) -> Outcome {
+    /// `channel` and `event` of a publish or burst.
+    private func publishTarget(_ fields: ControlFields) throws(ControlFieldError) -> (String, String) {
+        let channel = try fields.string("channel", default: nil, maxBytes: 2 * Limits.maxChannelNameLength)
+        guard edge.isPublishableChannel(channel) else {
+            throw ControlFieldError(
+                message: "channel must be a channel name (1–200 of A-Z a-z 0-9 _ - = @ , . ;, or a member channel), "
+                    + "not \(ControlFields.show(.string(channel)))")
+        }
+        let event = try fields.string("event", default: nil, maxBytes: Limits.maxEventNameLength, nonEmpty: true)
+        return (channel, event)
+    }
+
+    private func connectionCall(id: String, action: String, fields: ControlFields) throws(ControlFieldError)
+        -> Outcome
+    {
         let found: Bool
         switch action {
         case "close":
-            guard let (code, reason) = closeArguments(body) else { return fail(400, "invalid close code") }
+            let code = try fields.closeCode(default: CloseCode.edgeRestarting)
+            let reason = try fields.string("reason", default: "closed by the sandbox", maxBytes: Self.maxReasonBytes)
             found = edge.closeConnection(id: id, code: code, reason: reason)
         case "drop":
             found = edge.dropConnection(id: id)
@@ -109,34 +149,32 @@ struct ControlAPI {
         case "send":
             let payload: [UInt8]
             let binary: Bool
-            if let text = body["text"]?.stringValue {
-                payload = Array(text.utf8)
+            switch (fields.has("text"), fields.has("base64")) {
+            case (true, true):
+                throw ControlFieldError(message: "send takes text, or opcode and base64, not both")
+            case (true, false):
+                guard !fields.has("opcode") else { throw ControlFieldError(message: "opcode goes with base64, not text") }
+                payload = Array(try fields.string("text", default: nil, maxBytes: Int.max).utf8)
                 binary = false
-            } else if let encoded = body["base64"]?.stringValue {
-                guard let data = Data(base64Encoded: encoded) else { return fail(400, "base64 is not valid") }
+            case (false, true):
+                let encoded = try fields.string("base64", default: nil, maxBytes: Int.max)
+                guard let data = Data(base64Encoded: encoded) else {
+                    throw ControlFieldError(message: "base64 must be valid base64")
+                }
                 payload = Array(data)
-                let opcode = body["opcode"]?.stringValue ?? "binary"
-                guard opcode == "text" || opcode == "binary" else { return fail(400, "opcode must be text or binary") }
+                let opcode = try fields.string("opcode", default: "binary", maxBytes: 16)
+                guard opcode == "text" || opcode == "binary" else {
+                    throw ControlFieldError(message: "opcode must be \"text\" or \"binary\", not \(ControlFields.show(.string(opcode)))")
+                }
                 binary = opcode == "binary"
-            } else {
-                return fail(400, "send needs text, or opcode and base64")
+            case (false, false):
+                throw ControlFieldError(message: "send needs text, or opcode and base64")
             }
             found = edge.sendRaw(id: id, binary: binary, payload: payload)
         default:
-            return fail(404, "no such connection call: \(action)")
+            return fail(404, "no such connection call: \(String(action.prefix(100)))")
         }
         return found ? ok() : fail(404, "no connection \(String(id.prefix(100)))")
-    }
-
-    /// `code` and `reason` from a body; nil when the code cannot go in a close frame.
-    private func closeArguments(
-        _ body: [String: JSONValue], defaultCode: Int = 4200, defaultReason: String = "closed by the sandbox"
-    ) -> (Int, String)? {
-        let code = body["code"]?.intValue ?? defaultCode
-        guard ControlAPI.isSendableCloseCode(code) else { return nil }
-        var reason = body["reason"]?.stringValue ?? defaultReason
-        while reason.utf8.count > 123 { reason.removeLast() }  // a close frame's reason is ≤ 123 bytes
-        return (code, reason)
     }
 
     /// Close codes that may appear in a close frame (RFC 6455 7.4).
@@ -147,14 +185,20 @@ struct ControlAPI {
         }
     }
 
-    private func ok(_ extra: [String: JSONValue] = [:]) -> Outcome {
-        var object = extra
-        object["ok"] = true
-        return Outcome(response: .json(200, JSONValue.object(JSONObject(object)).description))
+    /// `{"ok":true}` plus whole-number members, in name order.
+    private func ok(_ extra: [String: Int] = [:]) -> Outcome {
+        Outcome(response: okResponse(extra))
+    }
+
+    private func okResponse(_ extra: [String: Int] = [:]) -> HTTPResponse {
+        var members = extra.map { (JSONValue.string($0.key).description, String($0.value)) }
+        members.append(("\"ok\"", "true"))
+        members.sort { $0.0 < $1.0 }
+        return .json(200, "{" + members.map { "\($0.0):\($0.1)" }.joined(separator: ",") + "}")
     }
 
     private func fail(_ status: Int, _ message: String) -> Outcome {
-        Outcome(response: .json(status, JSONValue.object(["error": .string(message)]).description))
+        Outcome(response: .json(status, "{\"error\":\(JSONValue.string(message).description)}"))
     }
 
     static func json(_ info: SandboxConnectionInfo) -> JSONValue {

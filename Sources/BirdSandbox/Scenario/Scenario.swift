@@ -196,7 +196,7 @@ extension Scenario.Step {
             try f.allow(["code", "reason", "seconds"])
             action = .refuse(
                 code: try f.code(default: 4100), reason: try f.string("reason", default: "over capacity"),
-                seconds: try f.seconds("seconds", default: nil))
+                seconds: try f.seconds("seconds", default: nil, max: ControlAPI.maxRefuseSeconds))
         case "accept":
             try f.allow([])
             action = .accept
@@ -205,7 +205,7 @@ extension Scenario.Step {
             action = .restart(
                 code: try f.code(default: CloseCode.edgeRestarting),
                 reason: try f.string("reason", default: "edge restarting"),
-                downSeconds: try f.seconds("down_seconds", default: 5) ?? 5)
+                downSeconds: try f.seconds("down_seconds", default: 5, max: ControlAPI.maxDownSeconds) ?? 5)
         case "auth-failure":
             try f.allow(["status", "prefix"])
             let prefix: String? = f.object["prefix"] == nil ? nil : try f.string("prefix", default: nil)
@@ -288,13 +288,16 @@ private struct Fields {
         try int("code", default: fallback, range: 1000...4999)
     }
 
-    func seconds(_ key: String, default fallback: Double?) throws(ScenarioError) -> Double? {
+    func seconds(_ key: String, default fallback: Double?, max: Double) throws(ScenarioError) -> Double? {
         guard let value = object[key] else { return fallback }
-        guard let number = value.doubleValue, number > 0, number.isFinite else {
-            throw error("'\(key)' must be a number of seconds > 0")
+        guard let number = value.doubleValue, number > 0, number <= max else {
+            throw error("'\(key)' must be a number of seconds > 0 and ≤ \(ControlFields.amount(max))")
         }
         return number
     }
+
+    /// The longest wait before a step: a day.
+    static let maxDelay = 86_400.0
 
     func target(default fallback: Scenario.Target) throws(ScenarioError) -> Scenario.Target {
         guard let value = object["target"] else { return fallback }
@@ -307,15 +310,18 @@ private struct Fields {
 
     func delay() throws(ScenarioError) -> Scenario.Delay {
         guard let value = object["after"] else { return .fixed(0) }
+        let limit = Self.maxDelay
         if let number = value.doubleValue {
-            guard number >= 0, number.isFinite else { throw error("'after' must be seconds ≥ 0") }
+            guard number >= 0, number <= limit else {
+                throw error("'after' must be seconds in 0…\(ControlFields.amount(limit))")
+            }
             return .fixed(number)
         }
         if let pair = value.arrayValue, pair.count == 2, let low = pair[0].doubleValue, let high = pair[1].doubleValue,
-            low >= 0, high >= low, high.isFinite
+            low >= 0, high >= low, high <= limit
         {
             return .between(low, high)
         }
-        throw error("'after' must be seconds ≥ 0 or [min, max]")
+        throw error("'after' must be seconds in 0…\(ControlFields.amount(limit)) or [min, max] within that range")
     }
 }

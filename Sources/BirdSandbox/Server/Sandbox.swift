@@ -13,7 +13,7 @@ public final class Sandbox: @unchecked Sendable {
     /// The configuration the sandbox runs with.
     public let configuration: SandboxConfiguration
 
-    private let queue = DispatchQueue(label: "bird-sandbox.edge")
+    let queue = DispatchQueue(label: "bird-sandbox.edge")
     private let queueKey = DispatchSpecificKey<Bool>()
     let edge: Edge
     /// Plays `configuration.replay` (`--replay`), created on first use; nil for a normal edge.
@@ -41,6 +41,10 @@ public final class Sandbox: @unchecked Sendable {
         if let seconds = configuration.requireSigninSeconds, !(seconds > 0) {
             throw .invalidConfiguration("require-signin seconds must be > 0")
         }
+        guard (1...65536).contains(configuration.maxHTTPConnections) else {
+            throw .invalidConfiguration("maxHTTPConnections must be 1…65536")
+        }
+        if let problem = configuration.inboundBudget.problem { throw .invalidConfiguration(problem) }
         self.configuration = configuration
         let sink = configuration.log
         let secrets = [configuration.appSecret]
@@ -48,7 +52,8 @@ public final class Sandbox: @unchecked Sendable {
             configuration: configuration, clock: { Date().timeIntervalSince1970 },
             log: { line in
                 guard let sink else { return }
-                sink(Redaction.redact(Redaction.redactWireText(line), secrets: secrets))
+                // Secrets out first, then every control character a client could have put in.
+                sink(LogText.sanitize(Redaction.redact(Redaction.redactWireText(line), secrets: secrets)))
             })
         queue.setSpecific(key: queueKey, value: true)
     }
@@ -74,9 +79,12 @@ public final class Sandbox: @unchecked Sendable {
         serverConfiguration.tlsCertificateFile = configuration.tlsCertificateFile
         serverConfiguration.tlsPrivateKeyFile = configuration.tlsPrivateKeyFile
         serverConfiguration.maxMessageSize = 1 << 20
-        serverConfiguration.maxRequestBodySize = 16 << 20
+        serverConfiguration.maxRequestBodySize = BodyLimit.largest
+        serverConfiguration.maxHTTPConnections = configuration.maxHTTPConnections
         let server = WebSocketServer(configuration: serverConfiguration, queue: queue)
         server.shouldUpgrade = { _ in nil }
+        let listenHost = configuration.host
+        server.onRequestHead = { head in Sandbox.screen(head: head, listenHost: listenHost) }
         server.onConnection = { [weak self] connection in self?.accept(connection) }
         server.onHTTPRequest = { [weak self] request, respond in
             guard let self else { return respond(.json(503, "{\"error\":\"sandbox stopped\"}")) }
@@ -122,6 +130,12 @@ public final class Sandbox: @unchecked Sendable {
         server.stop()
     }
 
+    /// The transport's HTTP counters (connections, refusals, body bytes in flight, slow readers);
+    /// nil before ``start()``.
+    public var httpStatistics: WebSocketServerStatistics? {
+        onQueue { server?.statistics }
+    }
+
     /// Where the sandbox is reached (valid after ``start()``).
     public var endpoints: SandboxEndpoints {
         let port = onQueue { boundPort }
@@ -162,8 +176,8 @@ public final class Sandbox: @unchecked Sendable {
         guard let id = live[serverId] else { return }
         switch event {
         case .text(let text): edge.receive(text: text, from: id)
-        case .binary: edge.receiveBinary(from: id)
-        case .ping, .pong: edge.receiveControlFrame(from: id)
+        case .binary(let bytes): edge.receiveBinary(from: id, size: bytes.count)
+        case .ping(let payload), .pong(let payload): edge.receiveControlFrame(from: id, size: payload.count)
         case .opened: break
         case .closed(let info):
             live[serverId] = nil
@@ -171,69 +185,12 @@ public final class Sandbox: @unchecked Sendable {
         }
     }
 
-    private func route(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
-        let path = request.path
-        if request.method == "OPTIONS" {
-            return respond(Sandbox.preflight)
-        }
-        if path == "/sandbox" || path.hasPrefix("/sandbox/") {
-            guard Sandbox.isLoopback(request.remoteAddress) else {
-                return respond(.json(403, "{\"error\":\"the control API answers loopback callers only\"}"))
-            }
-            let control = ControlAPI(
-                edge: edge,
-                restart: { [weak self] code, reason, down in
-                    self?.performRestart(code: code, reason: reason, downSeconds: down)
-                },
-                burst: { [weak self] channel, event, data, count, rate in
-                    self?.startBurst(channel: channel, event: event, data: data, count: count, rate: rate)
-                })
-            let outcome = control.handle(request)
-            respond(outcome.response)
-            if let after = outcome.afterResponse { queue.async(execute: after) }
-            return
-        }
-        if path == "/auth" || path == "/auth/member" {
-            guard Sandbox.isLoopback(request.remoteAddress) else {
-                return respond(.json(403, "{\"error\":\"the demo auth endpoints answer loopback callers only\"}"))
-            }
-            guard request.method == "POST" else { return respond(.json(405, "{\"error\":\"use POST\"}")) }
-            return respond(path == "/auth" ? edge.handleChannelAuth(request) : edge.handleMemberAuth(request))
-        }
-        if path.hasPrefix("/apps/") || path.hasPrefix("/users/") {
-            let response = edge.handleAPI(request)
-            if response.status != 200 { edge.log("api: \(request.method) \(path) → \(response.status)") }
-            return respond(response)
-        }
-        if path == "/" && request.method == "GET" {
-            return respond(.json(200, endpoints.jsonLine))
-        }
-        respond(.json(404, "{\"error\":\"not found\"}"))
-    }
-
-    private static let preflight = HTTPResponse(
-        status: 204,
-        headers: [
-            "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
-            "Access-Control-Allow-Headers": "Content-Type, Authorization",
-        ])
-
-    /// Whether a peer address (`host:port`, `[v6]:port`) is a loopback address.
-    static func isLoopback(_ remote: String) -> Bool {
-        var host = remote
-        if host.hasPrefix("[") {
-            host = String(host.dropFirst().prefix { $0 != "]" })
-        } else if let colon = host.lastIndex(of: ":"), host.filter({ $0 == ":" }).count == 1 {
-            host = String(host[..<colon])
-        }
-        if host.hasPrefix("::ffff:") { host = String(host.dropFirst(7)) }
-        return host == "::1" || host.hasPrefix("127.") || host == "localhost"
-    }
-
     // MARK: Timed control actions (on the queue)
 
-    func performRestart(code: Int, reason: String, downSeconds: Double) {
+    func performRestart(code: Int, reason: String, downSeconds requested: Double) {
         guard !stopped, let server else { return }
+        // The control API and scenario files check the range; Swift callers get it clamped.
+        let downSeconds = requested.isFinite ? min(max(0, requested), ControlAPI.maxDownSeconds) : 1
         // Stop listening first, like a real edge going down: a client that reconnects at once on
         // the close code must find the port closed, not a fresh handshake.
         server.stopListening()
@@ -255,7 +212,7 @@ public final class Sandbox: @unchecked Sendable {
         edge.log("burst: \(count) × \(event) on \(channel) at \(rate == 0 ? "full speed" : "\(rate)/s")")
         let key = nextBurst
         nextBurst += 1
-        let start = Date()
+        let start = DispatchTime.now()
         var sent = 0
         // The message is encoded once for the whole burst (as `publishUnsigned` would send it),
         // and each timer tick's events go out together: queued in order, written with one
@@ -263,13 +220,14 @@ public final class Sandbox: @unchecked Sendable {
         let target = edge.deliveryChannel(channel)
         let text = edge.encode(WireMessage(event: event, channel: target, data: Edge.unsignedPayload(data)))
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let interval = rate > 0 ? max(1 / rate, 0.005) : 0.001
+        // At most a second between ticks: each tick works out from the time elapsed how many are
+        // due, so a slow rate needs no long interval (and 1/rate of a tiny rate cannot overflow the
+        // timer's nanoseconds).
+        let interval = rate > 0 ? min(max(1 / rate, 0.005), 1) : 0.001
         timer.schedule(deadline: .now(), repeating: interval)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            let due =
-                rate > 0
-                ? Int(min(Double(count), Date().timeIntervalSince(start) * rate + 1)) : min(count, sent + 1000)
+            let due = rate > 0 ? Sandbox.due(count: count, rate: rate, since: start) : min(count, sent + 1000)
             if sent < due {
                 let times = due - sent
                 WebSocketServer.coalescingSends {
@@ -284,5 +242,15 @@ public final class Sandbox: @unchecked Sendable {
         }
         bursts[key] = timer
         timer.resume()
+    }
+
+    /// Events of a burst at `rate` per second due by now: one at the start, then one per
+    /// 1/`rate` seconds, never more than `count`.
+    static func due(count: Int, rate: Double, since start: DispatchTime) -> Int {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let elapsed = Double(now >= start.uptimeNanoseconds ? now - start.uptimeNanoseconds : 0) / 1e9
+        let due = elapsed * rate + 1
+        guard due.isFinite, due < Double(count) else { return count }
+        return Int(due)  // 1 ≤ due < count: fits
     }
 }

@@ -47,9 +47,55 @@ struct HTTPHead {
         return HTTPHead(startLine: first, headers: headers)
     }
 
+    /// How a request's head says its body is framed (RFC 9112 6.3, for requests).
+    static func bodyFraming(_ headers: HTTPHeaders) -> RequestBodyFraming {
+        let lengths = headers.values(for: "Content-Length")
+        if !headers.values(for: "Transfer-Encoding").isEmpty {
+            // Both framings at once is how requests are smuggled past proxies: never guess.
+            return lengths.isEmpty ? .transferEncoded : .invalid("both Transfer-Encoding and Content-Length")
+        }
+        guard !lengths.isEmpty else { return .none }
+        var length: Int?
+        for field in lengths {
+            for item in field.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let n = parseLength(item.trimmingHTTPWhitespace()) else { return .invalid("invalid Content-Length") }
+                if let length, length != n { return .invalid("conflicting Content-Length values") }
+                length = n
+            }
+        }
+        return length.map { .length($0) } ?? .invalid("invalid Content-Length")
+    }
+
+    /// The longest Content-Length accepted as a number: 18 digits always fit in an `Int`.
+    static let maxLengthDigits = 18
+
+    /// A Content-Length value: 1–18 ASCII digits (no sign, no spaces); nil otherwise.
+    static func parseLength(_ text: Substring) -> Int? {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= maxLengthDigits else { return nil }
+        var value = 0
+        for byte in utf8 {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)  // ≤ 10^18 - 1: cannot overflow
+        }
+        return value
+    }
+
     /// UTF-8 when valid, otherwise Latin-1 (header values are octets).
     private static func decode(_ bytes: ArraySlice<UInt8>) -> String {
         if let s = String(validating: bytes, as: UTF8.self) { return s }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
+}
+
+/// How a request's body is framed, from its head.
+enum RequestBodyFraming: Equatable {
+    /// Neither Content-Length nor Transfer-Encoding: no body.
+    case none
+    /// A Content-Length of this many bytes (0…10^18 - 1).
+    case length(Int)
+    /// Transfer-Encoding (chunked or other) without Content-Length: not supported by the server.
+    case transferEncoded
+    /// Malformed, conflicting, or both framings at once.
+    case invalid(String)
 }

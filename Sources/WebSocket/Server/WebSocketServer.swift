@@ -21,10 +21,27 @@ public final class WebSocketServer: @unchecked Sendable {
         public var tlsPrivateKeyFile: String?
         /// The largest accepted incoming message (larger → close 1009).
         public var maxMessageSize = 4 << 20
-        /// The largest accepted HTTP request body (larger → 413).
+        /// The largest accepted HTTP request body on any route (larger → 413, answered from the
+        /// head before the body is read). ``WebSocketServer/onRequestHead`` sets smaller limits per route.
         public var maxRequestBodySize = 1 << 20
+        /// Request body bytes all connections together may hold while they are read and handled
+        /// (reserved from each head's Content-Length); a request that would go over is answered 503
+        /// from its head and its connection closed.
+        public var maxBufferedRequestBytes = 64 << 20
+        /// HTTP connections (accepted, not yet upgraded to WebSocket) open at once. At the cap the
+        /// server stops accepting: new connections wait in the kernel's listen backlog (4096) until
+        /// one of these is upgraded or closed, so a storm of upgrades is delayed, never refused.
+        public var maxHTTPConnections = 1024
+        /// Response bytes that may wait unwritten on one HTTP connection; a connection over this
+        /// when its next response is ready is closed (a peer that sends requests but never reads).
+        public var maxHTTPOutboundBytes = 1 << 20
         /// Bytes that may wait to be written to one connection before it is dropped as too slow.
         public var maxOutboundBytes = 16 << 20
+        /// Bytes of one WebSocket connection handed to the queue whose messages it has not handled
+        /// yet; beyond it, bytes wait (at most one read) and the connection is not read until half
+        /// of them are handled. A peer that floods the server is served only as fast as its
+        /// messages are handled, so it cannot starve the others.
+        public var maxInboundBytesInFlight = 64 << 10
         /// Time a close handshake waits for the peer's close frame.
         public var closeTimeout: Duration = .seconds(5)
 
@@ -45,6 +62,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private var stopped = false
     private var nextID = 1
     private var callbacks = Callbacks()
+    private let counters = ServerCounters()
 
     private let state = LoopState()
 
@@ -63,7 +81,7 @@ public final class WebSocketServer: @unchecked Sendable {
             self.sessions.removeAll()
             httpConnections.removeAll()
             for session in sessions.values { session.abort() }
-            for connection in http.values { connection.channel.close() }
+            for connection in http.values { connection.shutDown() }
         }
     }
 
@@ -71,6 +89,7 @@ public final class WebSocketServer: @unchecked Sendable {
         var shouldUpgrade: (@Sendable (HTTPRequest) -> HTTPResponse?)?
         var onConnection: (@Sendable (WebSocketServerConnection) -> Void)?
         var onHTTPRequest: (@Sendable (HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void)?
+        var onRequestHead: (@Sendable (HTTPRequest) -> RequestHeadDecision)?
     }
 
     /// Creates a server; nothing happens until `start()`.
@@ -99,6 +118,18 @@ public final class WebSocketServer: @unchecked Sendable {
         get { withLock { callbacks.onHTTPRequest } }
         set { withLock { callbacks.onHTTPRequest = newValue } }
     }
+
+    /// Decides, from a request's head alone (method, target, headers, peer; the body is empty), how
+    /// large its body may be or how to answer it without reading the body. Runs on the event-loop
+    /// thread for every request, upgrades included, so it must be quick and must not block.
+    /// Without it every request may carry up to `maxRequestBodySize`.
+    public var onRequestHead: (@Sendable (HTTPRequest) -> RequestHeadDecision)? {
+        get { withLock { callbacks.onRequestHead } }
+        set { withLock { callbacks.onRequestHead = newValue } }
+    }
+
+    /// The HTTP side's counters: open connections, refusals, body bytes in flight, slow readers.
+    public var statistics: WebSocketServerStatistics { counters.snapshot }
 
     /// The bound port (after `start()`).
     public var port: Int { withLock { boundPort } }
@@ -215,9 +246,15 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     private func installListener(fd: Int32, loop: EventLoop) {
-        let listener = Listener(fd: fd, loop: loop) { [weak self] fd in
+        let state = self.state
+        let cap = max(1, configuration.maxHTTPConnections)
+        let listener = Listener(fd: fd, loop: loop, canAccept: { [weak state] in
+            (state?.httpConnections.count ?? 0) < cap
+        }) { [weak self] fd in
             if let self { self.accepted(fd) } else { close(fd) }
         }
+        let counters = self.counters
+        listener.onPause = { counters.update { $0.acceptPausesAtCap += 1 } }
         state.listener = listener
         listener.start()
     }
@@ -231,15 +268,38 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         let peer = Posix.peerAddress(fd)
         let channel = SocketChannel(loop: loop, acceptedFD: fd, peer: peer, tlsContext: tlsContext, delegate: nil)
-        let connection = ServerHTTPConnection(id: id, channel: channel, remoteAddress: peer, server: self)
-        connection.onDone = { [weak state] in state?.httpConnections[id] = nil }
+        let limits = ServerHTTPConnection.Limits(
+            maxRequestBodySize: configuration.maxRequestBodySize,
+            maxBufferedRequestBytes: configuration.maxBufferedRequestBytes,
+            maxOutboundBytes: configuration.maxHTTPOutboundBytes)
+        let connection = ServerHTTPConnection(
+            id: id, channel: channel, remoteAddress: peer, server: self, limits: limits, counters: counters)
+        let counters = self.counters
+        connection.onDone = { [weak state] in
+            counters.update { $0.httpConnections -= 1 }
+            guard let state else { return }
+            state.httpConnections[id] = nil
+            if let listener = state.listener, listener.pausedAtCap { listener.resume() }
+        }
         channel.delegate = connection
         state.httpConnections[id] = connection
+        counters.update { s in
+            s.httpConnections += 1
+            s.peakHTTPConnections = max(s.peakHTTPConnections, s.httpConnections)
+        }
         connection.armIdleTimer()
         channel.start()
     }
 
     // MARK: Requests (loop thread)
+
+    /// The `onRequestHead` decision for a head (loop thread).
+    func decide(head request: HTTPRequest) -> RequestHeadDecision {
+        guard let decide = withLock({ callbacks.onRequestHead }) else {
+            return .readBody(maxBodyBytes: configuration.maxRequestBodySize)
+        }
+        return decide(request)
+    }
 
     func handleHTTP(request: HTTPRequest, respond: @escaping (HTTPResponse) -> Void) {
         guard let loop = withLock({ loop }) else { return }
@@ -267,6 +327,7 @@ public final class WebSocketServer: @unchecked Sendable {
         let configuration = self.configuration
         let state = self.state
         let queue = self.queue
+        let counters = self.counters
         let stoppedFlag: @Sendable () -> Bool = { [weak self] in self?.stoppedFlag ?? true }
         queue.async {
             if let refusal = callbacks.shouldUpgrade?(request) {
@@ -281,6 +342,9 @@ public final class WebSocketServer: @unchecked Sendable {
                                  closeTimeout: configuration.closeTimeout, sink: sink)
             }, queue: queue)
             let session = connection.session
+            let flow = InboundFlow(
+                session: session, queue: queue, limit: configuration.maxInboundBytesInFlight, counters: counters)
+            connection.flow = flow
             let key = request.headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces) ?? ""
             let accept = HTTPResponse(status: 101, headers: HTTPHeaders([
                 ("Upgrade", "websocket"), ("Connection", "Upgrade"),
@@ -303,6 +367,7 @@ public final class WebSocketServer: @unchecked Sendable {
                 state.sessions[id] = session
                 session.onTerminated = { [weak state] in state?.sessions[id] = nil }
                 session.start(leftover: leftover)
+                flow.attach()
             }
             callbacks.onConnection?(connection)
         }

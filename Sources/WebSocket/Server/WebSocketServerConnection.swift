@@ -13,6 +13,20 @@ public final class WebSocketServerConnection: @unchecked Sendable {
     private let lock = NSLock()
     private var handler: (@Sendable (WebSocketEvent) -> Void)?
     let session: WebSocketSession
+    /// Reads no further ahead of the queue than the server allows (set before the session starts).
+    var flow: InboundFlow? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return inboundFlow
+        }
+        set {
+            lock.lock()
+            inboundFlow = newValue
+            lock.unlock()
+        }
+    }
+    private var inboundFlow: InboundFlow?
     private let loop: EventLoop
 
     /// Receives this connection's events (on the server's queue). Set it in `onConnection`.
@@ -94,7 +108,11 @@ public final class WebSocketServerConnection: @unchecked Sendable {
     /// Stops reading and answering (pongs are no longer sent): a silent edge.
     public func pauseReading() {
         let session = self.session
-        loop.execute { session.pauseReading() }
+        let flow = self.flow
+        loop.execute {
+            session.pauseReading()
+            flow?.hold()
+        }
     }
 
     private func submit(_ bytes: [UInt8]) {

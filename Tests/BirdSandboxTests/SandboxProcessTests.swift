@@ -1,0 +1,133 @@
+import BirdWire
+import Foundation
+import Testing
+
+/// The `bird-sandbox` executable as users run it: a real process, a real Python `websockets` peer.
+@Suite(.serialized) struct SandboxProcessTests {
+    /// The peer: connects, prints `OPEN` once the handshake arrived, then `CLOSED code reason`.
+    static let peerScript = """
+        import asyncio, sys, websockets
+        async def main():
+            async with websockets.connect(sys.argv[1]) as ws:
+                await ws.recv()
+                print("OPEN", flush=True)
+                try:
+                    while True:
+                        await ws.recv()
+                except websockets.ConnectionClosed as e:
+                    print("CLOSED", e.rcvd.code if e.rcvd else "none", e.rcvd.reason if e.rcvd else "", flush=True)
+        asyncio.run(main())
+        """
+
+    @Test(arguments: [("SIGHUP", SIGHUP), ("SIGTERM", SIGTERM), ("SIGINT", SIGINT)])
+    func aSignalClosesEveryConnectionWith4200AndExits0(name: String, signal: Int32) async throws {
+        guard let binary = ChildProcess.sandboxBinary(), let python = ChildProcess.python() else { return }
+        let sandbox = try ChildProcess(binary, ["--port", "0", "--quiet"])
+        defer { sandbox.kill() }
+        let line = try #require(
+            await sandbox.waitForLine { $0.hasPrefix("{") }, "no endpoints line; stderr: \(sandbox.stderr)")
+        let ws = try #require(try JSONValue(parsing: line)["ws"]?.stringValue)
+        let peer = try ChildProcess(python, ["-c", Self.peerScript, ws + "?protocol=7"])
+        defer { peer.kill() }
+        #expect(await peer.waitForLine { $0 == "OPEN" } != nil, "peer did not open; stderr: \(peer.stderr)")
+        sandbox.send(signal)
+        let closed = await peer.waitForLine { $0.hasPrefix("CLOSED") }
+        #expect(closed == "CLOSED 4200 edge restarting", "\(name): peer saw \(closed ?? "nothing")")
+        #expect(await sandbox.waitForExit() == 0, "\(name): stderr \(sandbox.stderr)")
+        #expect(sandbox.stderr.contains("stopping (closing every connection with 4200)"))
+    }
+}
+
+/// A child process whose stdout is read line by line, with deadlines.
+final class ChildProcess: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var out = Data()
+    private var err = Data()
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.lock()
+            self.out.append(data)
+            self.lock.unlock()
+        }
+        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.lock()
+            self.err.append(data)
+            self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    var stdoutLines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    var stderr: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: err, as: UTF8.self)
+    }
+
+    /// The first stdout line matching `predicate`, waiting up to `seconds`.
+    func waitForLine(seconds: Double = 20, _ predicate: (String) -> Bool) async -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let line = stdoutLines.first(where: predicate) { return line }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return stdoutLines.first(where: predicate)
+    }
+
+    /// The exit status, waiting up to `seconds` (nil: still running).
+    func waitForExit(seconds: Double = 20) async -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func send(_ signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+
+    /// Kills the process if it still runs (cleanup).
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// `bird-sandbox` from the same build as the tests (or the package's debug build); nil with
+    /// a recorded issue when it was not built.
+    static func sandboxBinary(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("bird-sandbox").path
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for path in [beside, root.appendingPathComponent(".build/debug/bird-sandbox").path]
+        where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        Issue.record("bird-sandbox is not built: run swift build --build-tests first", sourceLocation: sourceLocation)
+        return nil
+    }
+
+    /// The Python with `websockets`: $BIRD_PYTHON or the package's .venv; nil with a recorded issue.
+    static func python(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        if let env = ProcessInfo.processInfo.environment["BIRD_PYTHON"], !env.isEmpty { return env }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let path = root.appendingPathComponent(".venv/bin/python").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+        Issue.record("Python venv missing at \(path): run Scripts/bootstrap", sourceLocation: sourceLocation)
+        return nil
+    }
+}
