@@ -117,6 +117,16 @@ import Testing
         #expect(!urlMessage.contains("s3cr3t"))
     }
 
+    @Test func anUnusableTimeoutFallsBackInsteadOfTrapping() {
+        var o = DoctorOptions()
+        for bad in [Double.nan, .infinity, -1, 0] {
+            o.timeoutSeconds = bad
+            #expect(o.timeout == .seconds(5), "\(bad)")
+        }
+        o.timeoutSeconds = 1e300
+        #expect(o.timeout == .seconds(86_400))
+    }
+
     @Test func helpIsHelp() {
         #expect(DoctorArguments.parse(["--app-key", "k", "--help"]) == .success(.help))
         #expect(DoctorArguments.usage.contains("11 resolve … 19 signin"))

@@ -110,6 +110,15 @@ import Testing
         #expect(step.hint?.contains("clock") == true)
     }
 
+    @Test func aClockThatIsNotANumberDoesNotTrap() {
+        let facts = TLSFacts(
+            certificate: certificate(), verifyCode: 10, verifyReason: "certificate has expired", chainCode: 10,
+            chainReason: "certificate has expired", hostMatches: true)
+        for now in [Double.nan, .infinity, -.infinity, 1e300] {
+            #expect(Diagnosis.tls(.completed(facts), ms: 1, target: target, now: now).status == .fail)
+        }
+    }
+
     @Test func anUnknownCAPointsAtCAFile() {
         let unknown = tls(
             certificate(), verify: (20, "unable to get local issuer certificate"),

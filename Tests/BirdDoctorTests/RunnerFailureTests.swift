@@ -102,6 +102,16 @@ import Testing
         #expect(step.hint?.contains("does not speak TLS") == true || step.hint?.contains("plain HTTP") == true)
     }
 
+    @Test func plainWebSocketToATLSPortSaysThePortExpectsTLS() async throws {
+        let certificates = try DoctorCertificates.make()
+        defer { certificates.remove() }
+        let sandbox = try Fixture.sandbox(certificates: certificates)
+        defer { sandbox.stop(grace: 0) }
+        let step = try #require(
+            await Fixture.run(Fixture.loopback(port: sandbox.endpoints.port)).expectFailure(at: .upgrade))
+        #expect(step.hint?.contains("drop --insecure") == true, "\(step.summary) — \(step.hint ?? "")")
+    }
+
     // MARK: Not an edge
 
     @Test func aWebServerIsNotAWebSocketEdge() async throws {

@@ -164,7 +164,9 @@ extension Diagnosis {
                 layer: .tls, status: .fail, ms: ms, summary: "the server sent no certificate", details: details,
                 hint: "a TLS server must present a certificate: check the edge's TLS configuration")
         }
-        let daysLeft = Int(((Double(cert.notAfter) - now) / 86_400).rounded(.down))
+        // Clamped: a clock that is not a number must not make arithmetic below overflow.
+        let daysLeft = max(
+            -1_000_000, min(1_000_000, DoctorText.int(((Double(cert.notAfter) - now) / 86_400).rounded(.down))))
         details += [
             DoctorDetail("subject", .string(cert.subject)), DoctorDetail("issuer", .string(cert.issuer)),
             DoctorDetail("sans", .array(cert.names.map(JSONValue.string))),
@@ -198,11 +200,11 @@ extension Diagnosis {
         if Double(cert.notAfter) < now {
             problems.append("it expired on \(DoctorText.date(cert.notAfter)) (\(-daysLeft) days ago)")
             hints.append(
-                "renew the edge's certificate — or this machine's clock is wrong (it says \(DoctorText.date(Int(now))))"
+                "renew the edge's certificate — or this machine's clock is wrong (it says \(DoctorText.date(DoctorText.int(now))))"
             )
         } else if Double(cert.notBefore) > now {
             problems.append("it is not valid before \(DoctorText.date(cert.notBefore))")
-            hints.append("this machine's clock may be behind (it says \(DoctorText.date(Int(now))))")
+            hints.append("this machine's clock may be behind (it says \(DoctorText.date(DoctorText.int(now))))")
         }
         if unknownIssuerCodes.contains(facts.chainCode) {
             problems.append(

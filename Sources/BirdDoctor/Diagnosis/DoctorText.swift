@@ -15,7 +15,15 @@ enum DoctorText {
     static func seconds(_ duration: Duration) -> String {
         let (s, atto) = duration.components
         let value = Double(s) + Double(atto) / 1e18
-        return value.rounded() == value ? "\(Int64(value)) s" : String(format: "%.2g s", value)
+        return value.rounded() == value ? "\(int(value)) s" : String(format: "%.2g s", value)
+    }
+
+    /// A Double as an Int without trapping: NaN is 0, out-of-range values are clamped.
+    static func int(_ value: Double) -> Int {
+        guard value.isFinite else { return value.isNaN ? 0 : (value > 0 ? Int.max : Int.min) }
+        if value >= 9.2e18 { return Int.max }
+        if value <= -9.2e18 { return Int.min }
+        return Int(value)
     }
 
     /// Unix seconds as `2026-11-30T19:53:50Z`.

@@ -70,8 +70,13 @@ public struct DoctorOptions: Sendable, Equatable {
         channels.first { ChannelKind(channelName: $0).requiresAuthorization } ?? "private-" + publicChannel
     }
 
-    /// The step timeout as a duration.
-    public var timeout: Duration { .milliseconds(Int64((timeoutSeconds * 1000).rounded())) }
+    /// The step timeout as a duration (the default for a value that is not a usable number of
+    /// seconds; at most a day).
+    public var timeout: Duration {
+        let seconds =
+            timeoutSeconds.isFinite && timeoutSeconds > 0 ? min(timeoutSeconds, 86_400) : Self.defaultTimeoutSeconds
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
 
     /// The target these options describe (not for `--sandbox`, whose endpoints exist only once
     /// it runs: see ``sandboxTarget(host:port:appKey:authEndpoint:memberAuthEndpoint:secret:)``).

@@ -156,6 +156,14 @@ public final class ConnectionProbe: @unchecked Sendable {
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
             return .failure(.failed("malformed status line: \(Self.printable(Array(head.startLine.utf8), limit: 120))"))
         }
+        if status != 101 {
+            // The start of the body says what answered (a web page, a proxy's error): read up to
+            // 512 bytes of what the head announced, within the step's time.
+            let wanted = Self.bodyBytesToShow(head.headers, limit: 512)
+            while buffer.count - end < wanted, case .success(let bytes) = socket.read(deadline: deadline) {
+                buffer.append(contentsOf: bytes)
+            }
+        }
         let accept = head.headers["Sec-WebSocket-Accept"]?.trimmingCharacters(in: .whitespaces)
         let report = UpgradeReport(
             statusLine: head.startLine, status: status,
@@ -169,6 +177,17 @@ public final class ConnectionProbe: @unchecked Sendable {
             parser.append(buffer[end...])
         }
         return .success(report)
+    }
+
+    /// How many body bytes of a non-101 answer to wait for: the Content-Length (at most
+    /// `limit`), `limit` for a body that ends with the connection, none for a chunked one.
+    static func bodyBytesToShow(_ headers: HTTPHeaders, limit: Int) -> Int {
+        if let length = headers["Content-Length"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), length >= 0
+        {
+            return min(length, limit)
+        }
+        if headers.contains(name: "Transfer-Encoding", token: "chunked") { return 0 }
+        return headers.contains(name: "Connection", token: "close") ? limit : 0
     }
 
     // MARK: Frames
@@ -238,9 +257,11 @@ public final class ConnectionProbe: @unchecked Sendable {
                     .close, FrameEncoder.closePayload(code: code, reason: ""), masked: true)
                 if case .success = socket.write(frame, deadline: deadline) {
                     // Wait for the peer's close frame (or the end of the stream) so it closes first.
-                    while case .success(let bytes) = socket.read(deadline: deadline) {
+                    reading: while case .success(let bytes) = socket.read(deadline: deadline) {
                         self.parser.append(bytes)
-                        if let frame = try? self.parser.next(), frame.opcode == .close { break }
+                        while let frame = try? self.parser.next() {
+                            if frame.opcode == .close { break reading }
+                        }
                     }
                 }
             }
