@@ -292,10 +292,21 @@ public final class ConnectionProbe: @unchecked Sendable {
         return "the answer is not HTTP: \(printable(bytes, limit: 80))"
     }
 
-    /// Bytes as one line of text: UTF-8 (invalid bytes replaced), control characters as `·`.
+    /// Bytes as one line of text: UTF-8 (invalid bytes replaced), line breaks and tabs as one
+    /// space, other control characters as `·`.
     static func printable(_ bytes: [UInt8], limit: Int) -> String {
-        let text = String(decoding: bytes.prefix(limit), as: UTF8.self)
-        return String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "·" : Character($0) })
+        var out = ""
+        for scalar in String(decoding: bytes.prefix(limit), as: UTF8.self).unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D, 0x20:
+                if !out.hasSuffix(" ") && !out.isEmpty { out.append(" ") }
+            case 0..<0x20, 0x7F:
+                out.append("·")
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 
