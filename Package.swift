@@ -41,9 +41,17 @@ let package = Package(
         // The inspector's pure core: model, messages, update, view into a cell grid, key map.
         .target(name: "BirdInspector", dependencies: ["BirdRealtime", "BirdWire", "BirdSandbox"]),
 
+        // `bird-inspect doctor`: options, per-layer verdicts and hints, human and JSON reports (pure)…
+        .target(name: "BirdDoctor", dependencies: ["BirdWire"]),
+        // …and the runner that checks each layer with ConnectionProbe and HTTPClient.
+        .target(name: "BirdDoctorRunner", dependencies: ["BirdDoctor", "BirdWire", "WebSocket"]),
+
         .executableTarget(
             name: "bird-inspect",
-            dependencies: ["BirdInspector", "BirdRealtime", "BirdSandbox", "WebSocket", "CNcurses"]),
+            dependencies: [
+                "BirdInspector", "BirdRealtime", "BirdSandbox", "WebSocket", "CNcurses", "BirdDoctor",
+                "BirdDoctorRunner",
+            ]),
         .executableTarget(name: "bird-sandbox", dependencies: ["BirdSandbox"]),
         // Developer tools: the Autobahn|Testsuite / benchmark agent and the libFuzzer harnesses
         // (built with -DFUZZING by Scripts/fuzz; a plain build gives a binary that explains itself).
@@ -62,6 +70,9 @@ let package = Package(
             dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
         .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdWire", "WebSocket"]),
         .testTarget(name: "BirdInspectorTests", dependencies: ["BirdInspector"]),
+        .testTarget(
+            name: "BirdDoctorTests",
+            dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket"]),

@@ -28,4 +28,16 @@ static inline long bird_SSL_MODE_ENABLE_PARTIAL_WRITE(void) { return SSL_MODE_EN
 static inline int bird_SSL_VERIFY_PEER(void) { return SSL_VERIFY_PEER; }
 static inline int bird_SSL_VERIFY_NONE(void) { return SSL_VERIFY_NONE; }
 static inline int bird_SSL_FILETYPE_PEM(void) { return SSL_FILETYPE_PEM; }
+
+// Certificate inspection (bird-inspect doctor): stacks are macros over OPENSSL_sk_*, and the
+// name-printing flags are composite macros.
+static inline int bird_GENERAL_NAMES_count(GENERAL_NAMES *names) { return sk_GENERAL_NAME_num(names); }
+static inline GENERAL_NAME *bird_GENERAL_NAMES_value(GENERAL_NAMES *names, int i) {
+    return sk_GENERAL_NAME_value(names, i);
+}
+static inline void bird_GENERAL_NAMES_free(GENERAL_NAMES *names) { GENERAL_NAMES_free(names); }
+static inline int bird_X509_stack_count(STACK_OF(X509) *chain) { return sk_X509_num(chain); }
+static inline X509 *bird_X509_stack_value(STACK_OF(X509) *chain, int i) { return sk_X509_value(chain, i); }
+/// RFC 2253 order (most specific first), UTF-8 kept as is.
+static inline unsigned long bird_XN_FLAG_RFC2253_UTF8(void) { return XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB; }
 #endif

@@ -109,7 +109,12 @@ public enum Arguments {
                             [--demo-rate N] [--jsonl] [--record FILE]
                             [--duration S] [--log-size N]
                bird-inspect --replay FILE [--speed X] [--jsonl] [--duration S] [--log-size N]
+               bird-inspect doctor [--sandbox | --app-key K …] [--channel NAME]… [--timeout S] [--json]
                bird-inspect --help | --version
+
+          doctor                    check each layer of a connection (DNS, TCP, TLS, upgrade, handshake,
+                                    ping, subscribe, auth, sign-in): which one broke, and what to do;
+                                    the same connection flags; see bird-inspect doctor --help
 
           --sandbox                 run an embedded sandbox on a free loopback port, with demo channels
           --app-key K               application key (BIRD_APP_KEY); required unless --sandbox

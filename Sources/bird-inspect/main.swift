@@ -1,6 +1,6 @@
 // bird-inspect: the terminal realtime inspector. Parses the command line, then runs the TUI or
 // the headless JSONL mode; both drive the real client through LiveSession, or play a recording
-// (`--replay`, ReplayApp).
+// (`--replay`, ReplayApp). `bird-inspect doctor …` checks a connection layer by layer (DoctorCommand).
 
 import BirdInspector
 import Foundation
@@ -8,6 +8,10 @@ import Foundation
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("bird-inspect: \(message)\n\n\(Arguments.usage)\n".utf8))
     exit(2)
+}
+
+if CommandLine.arguments.dropFirst().first == "doctor" {
+    exit(runDoctor(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 switch Arguments.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
