@@ -49,7 +49,10 @@ let package = Package(
         // (built with -DFUZZING by Scripts/fuzz; a plain build gives a binary that explains itself).
         .executableTarget(name: "websocket-agent", dependencies: ["WebSocket"]),
         .executableTarget(name: "bird-fuzz", dependencies: ["WebSocket", "BirdWire", "BirdSandbox"]),
-        .executableTarget(name: "bird-bench", dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire"]),
+        // The fan-out load generator's pieces (bird-bench fanout): protocol and WebSocket layers as
+        // values, one epoll thread for thousands of connections, percentiles.
+        .target(name: "BirdLoadGen", dependencies: ["BirdWire", "WebSocket"]),
+        .executableTarget(name: "bird-bench", dependencies: ["BirdLoadGen", "BirdRealtime", "BirdSandbox", "BirdWire"]),
         // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drill.
         .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime"]),
 
@@ -60,6 +63,7 @@ let package = Package(
             dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
         .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdWire", "WebSocket"]),
         .testTarget(name: "BirdInspectorTests", dependencies: ["BirdInspector"]),
+        .testTarget(name: "BirdLoadGenTests", dependencies: ["BirdLoadGen", "BirdWire"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket"]),
