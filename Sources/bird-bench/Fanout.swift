@@ -7,7 +7,7 @@ import Foundation
 /// starts a fresh `bird-sandbox` child, so its RSS and CPU time are the edge's own.
 func fanout(_ args: Arguments) {
     let binary = args.string("sandbox", "")
-    guard !binary.isEmpty else { fail("fanout needs --sandbox PATH (a bird-sandbox binary)") }
+    guard !binary.isEmpty else { fail("fanout needs --sandbox PATH (a bird-sandbox binary, or 'embedded')") }
     let clients = args.int("clients", 250)
     let reps = args.int("reps", 5)
     let publishes = args.int("publishes", 20)
@@ -39,6 +39,15 @@ func fanout(_ args: Arguments) {
                 result["p99_ms"] as? Double ?? 0, result["deliveries_per_s"] as? Double ?? 0,
                 result["sandbox_cpu_us_per_delivery"] as? Double ?? 0,
                 result["generator_cpu_us_per_delivery"] as? Double ?? 0)
+            line += String(
+                format: "; stamped publishes: sandbox %.2f µs CPU/delivery (%.0f %% in the kernel), generator %.2f",
+                result["publish_sandbox_cpu_us_per_delivery"] as? Double ?? 0,
+                (result["publish_sandbox_system_share"] as? Double ?? 0) * 100,
+                result["publish_generator_cpu_us_per_delivery"] as? Double ?? 0)
+            if let threads = result["publish_sandbox_threads_us_per_delivery"] as? [String: Double] {
+                line += " (" + threads.sorted { $0.value > $1.value }.map { String(format: "%@ %.2f", $0.key, $0.value) }
+                    .joined(separator: ", ") + ")"
+            }
             say(line)
             results.append(result)
         } catch {
@@ -51,7 +60,9 @@ func fanout(_ args: Arguments) {
 private func fanoutRep(
     binary: String, dialect: String, clients: Int, publishes: Int, events: Int, window: Int, pad: Int, kind: String
 ) throws -> [String: Any] {
-    let sandbox = try SandboxProcess(binary: binary, dialect: dialect)
+    let sandbox =
+        binary == "embedded"
+        ? try SandboxProcess(embeddedDialect: dialect) : try SandboxProcess(binary: binary, dialect: dialect)
     defer { sandbox.stop() }
     let recorder = FanoutRecorder()
     let target = LeanFanoutClients.Target(
@@ -89,6 +100,8 @@ private func fanoutRep(
     pooled.reserveCapacity(clients * publishes)
     var perPublishP95: [Double] = []
     var publishCallMs: [Double] = []
+    let publishCPU0 = (sandbox.cpuSeconds, SandboxProcess.cpuSeconds(pid: getpid()), sandbox.threadCPU)
+    let publishSystem0 = SandboxProcess.cpuSplit(pid: sandbox.pid).system
     for seq in 1...publishes {
         let stamp = FanoutStamp(seq: UInt64(seq), sentNanos: monotonicNanos())
         let body: JSONValue = ["channel": "bench", "event": "tick", "data": .string(stamp.payload(size: pad))]
@@ -105,6 +118,15 @@ private func fanoutRep(
         Thread.sleep(forTimeInterval: 0.02)  // a quiet gap: publishes do not overlap
     }
     guard let latency = LatencySummary(pooled) else { throw BenchError("no latency samples") }
+    let publishDeliveries = Double(clients * publishes)
+    let publishSandboxCPU = sandbox.cpuSeconds - publishCPU0.0
+    let publishOwnCPU = SandboxProcess.cpuSeconds(pid: getpid()) - publishCPU0.1
+    let publishSandboxSystem = SandboxProcess.cpuSplit(pid: sandbox.pid).system - publishSystem0
+    var threads: [String: Double] = [:]
+    for (name, seconds) in sandbox.threadCPU {
+        let used = seconds - (publishCPU0.2[name] ?? 0)
+        if used > 0 { threads[name] = used * 1e6 / publishDeliveries }
+    }
 
     // Deliveries per second: one burst of `events` events to all N, request → last delivery.
     recorder.resetDeliveries()
@@ -133,6 +155,10 @@ private func fanoutRep(
         "publish_call_ms": median(publishCallMs) ?? 0,
         "deliveries": expected, "burst_s": burstSeconds, "deliveries_per_s": Double(expected) / burstSeconds,
         "sandbox_cpu_s": sandboxCPU, "generator_cpu_s": ownCPU,
+        "publish_sandbox_cpu_us_per_delivery": publishSandboxCPU * 1e6 / publishDeliveries,
+        "publish_sandbox_system_share": publishSandboxCPU > 0 ? publishSandboxSystem / publishSandboxCPU : 0,
+        "publish_generator_cpu_us_per_delivery": publishOwnCPU * 1e6 / publishDeliveries,
+        "publish_sandbox_threads_us_per_delivery": threads,
         "sandbox_cpu_us_per_delivery": sandboxCPU * 1e6 / Double(expected),
         "generator_cpu_us_per_delivery": ownCPU * 1e6 / Double(expected),
     ]

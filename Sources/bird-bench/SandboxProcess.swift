@@ -1,3 +1,5 @@
+import BirdSandbox
+import BirdWire
 import Foundation
 
 #if canImport(Glibc)
@@ -5,13 +7,26 @@ import Foundation
 #endif
 
 /// A `bird-sandbox` child process (`--port 0 --quiet`), its ready line read, its RSS and CPU time
-/// readable from `/proc` so they are the edge's own.
+/// readable from `/proc` so they are the edge's own. Or, for profiling only (`valgrind` cannot
+/// run the `bird-sandbox` binary here), an edge embedded in this process.
 final class SandboxProcess {
     let process = Process()
     let pid: Int32
     let port: Int
     let appKey: String
     let controlBase: String
+    private var embedded: Sandbox?
+
+    /// An edge inside this process (its RSS and CPU are then this process's, generator included).
+    init(embeddedDialect dialect: String) throws {
+        let sandbox = try Sandbox(configuration: SandboxConfiguration(port: 0, dialect: dialect == "pusher" ? .pusher : .bird))
+        try sandbox.start()
+        embedded = sandbox
+        pid = getpid()
+        port = sandbox.endpoints.port
+        appKey = sandbox.endpoints.appKey
+        controlBase = sandbox.endpoints.controlBase
+    }
 
     init(binary: String, dialect: String) throws {
         process.executableURL = URL(fileURLWithPath: binary)
@@ -46,7 +61,28 @@ final class SandboxProcess {
     /// User + system CPU time in seconds (-1 when unreadable).
     var cpuSeconds: Double { Self.cpuSeconds(pid: pid) }
 
+    /// CPU seconds per thread name (threads of one name added up), from `/proc/PID/task/*/stat`.
+    var threadCPU: [String: Double] {
+        var out: [String: Double] = [:]
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return out }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), ticks > 0
+            else { continue }
+            let name = String(text[text.index(after: open)..<close])
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            out[name, default: 0] += (user + system) / ticks
+        }
+        return out
+    }
+
     func stop() {
+        if let embedded {
+            embedded.stop(grace: 0.2)
+            return
+        }
         process.terminate()
         process.waitUntilExit()
     }
@@ -59,16 +95,25 @@ final class SandboxProcess {
         return -1
     }
 
-    /// utime + stime of `/proc/PID/stat` (fields 14 and 15, counted after the command's `)`).
+    /// utime + stime of `/proc/PID/stat` in seconds (-1 when unreadable).
     static func cpuSeconds(pid: Int32) -> Double {
+        let split = cpuSplit(pid: pid)
+        return split.user < 0 ? -1 : split.user + split.system
+    }
+
+    /// utime and stime of `/proc/PID/stat` (fields 14 and 15, counted after the command's `)`),
+    /// in seconds; -1 each when unreadable.
+    static func cpuSplit(pid: Int32) -> (user: Double, system: Double) {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = text.lastIndex(of: ")")
-        else { return -1 }
+        else { return (-1, -1) }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // After ")": state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return -1 }
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        return ticks > 0 ? (user + system) / ticks : -1
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]), ticks > 0 else {
+            return (-1, -1)
+        }
+        return (user / ticks, system / ticks)
     }
 }
 

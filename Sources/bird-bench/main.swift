@@ -10,7 +10,7 @@
 //       and times `connected` → last `bird:subscription_succeeded`. One JSON line {"ms":[…]}.
 //   bird-bench memory --port P [--host H] [--dialect D] [--channels N]
 //       Subscribes N public channels, waits for all, prints {"rss_kb_before","rss_kb_after","seconds"}.
-//   bird-bench fanout --sandbox BIN [--clients N] [--reps N] [--publishes K] [--events E] [--client lean|websocket]
+//   bird-bench fanout --sandbox BIN|embedded [--clients N] [--reps N] [--publishes K] [--events E] [--client lean|websocket]
 //                     [--window W] [--size BYTES] [--dialect bird|pusher]
 //       Per rep: a fresh `BIN --port 0` child; N connections on one epoll thread handshake and
 //       subscribe `bench` (at most W handshaking at once); the sandbox's VmRSS before and with them
@@ -18,6 +18,8 @@
 //       one at a time, every receiver timed → p50/p95/p99 over all K×N; a burst of E events
 //       (`/sandbox/burst`, rate 0) → deliveries/s (request to last delivery) and CPU µs per delivery
 //       of the sandbox and of this process. One JSON line {"clients","client","reps":[{…}]}.
+//       `--sandbox embedded` runs the edge in this process (for valgrind, which cannot run the
+//       bird-sandbox binary here; RSS and CPU are then shared with the generator).
 //   bird-bench decode [--count N]
 //       ns/message of the inbound pieces on one pusher-dialect event: envelope decode, payload parse,
 //       and Foundation's JSONSerialization for comparison (a profiling aid, not a Scripts/bench figure).

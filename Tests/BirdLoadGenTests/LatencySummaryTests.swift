@@ -27,15 +27,21 @@ struct LatencySummaryTests {
         #expect(LatencySummary([]) == nil)
     }
 
-    @Test("Ranks are exact at sizes where p·n in floating point is off by a hair (n = 1000, 10000)")
+    @Test("Ranks are exact where percent × 0.01 × n in floating point is off by a hair (n = 60, 520)")
     func exactRanks() {
+        // 95 × 0.01 × 60 = 57.00000000000001 in Double: a ceiling of that would pick rank 58.
+        let sixty = (1...60).map(Double.init)
+        #expect(LatencySummary.percentile(sixty, percent: 95) == 57)
+        #expect(LatencySummary.percentile((1...520).map(Double.init), percent: 95) == 494)
         let thousand = (1...1000).map(Double.init)
         #expect(LatencySummary.percentile(thousand, percent: 99) == 990)
         #expect(LatencySummary.percentile(thousand, percent: 95) == 950)
         let tenThousand = (1...10_000).map(Double.init)
         #expect(LatencySummary.percentile(tenThousand, percent: 99) == 9900)
         #expect(LatencySummary.percentile(tenThousand, percent: 100) == 10_000)
-        #expect(LatencySummary.percentile(tenThousand, percent: 0) == 1)  // clamped to the first rank
+        // Out-of-range percents are clamped to 1…100: 0 reads as the 1st percentile.
+        #expect(LatencySummary.percentile(tenThousand, percent: 0) == 100)
+        #expect(LatencySummary.percentile(tenThousand, percent: 250) == 10_000)
     }
 
     @Test("The median of figures: middle value, or the mean of the middle two")
