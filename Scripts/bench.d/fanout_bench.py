@@ -95,10 +95,11 @@ def main():
     for n, reps in ours.items():
         col = lambda key: [r[key] for r in reps]
         p = peer.get(n, {})
-        print("  %6d clients: p50 %s ms, p95 %s ms, p99 %s ms; %s deliveries/s; connect %s s; RSS %s KiB/connection"
+        print("  %6d clients: p50 %s ms, p95 %s ms, p99 %s ms; %s deliveries/s; connect %s s; sandbox RSS %s MiB "
+              "held, %s KiB/connection"
               % (n, spread(col("p50_ms"), "%.2f"), spread(col("p95_ms"), "%.2f"), spread(col("p99_ms"), "%.2f"),
                  spread(col("deliveries_per_s"), "%.0f"), spread(col("connect_s"), "%.2f"),
-                 spread(col("rss_per_connection_kb"), "%.2f")))
+                 spread([r["rss_held_kb"] / 1024 for r in reps], "%.1f"), spread(col("rss_per_connection_kb"), "%.2f")))
         print("          sandbox CPU per delivery: %s µs (one publish at a time), %s µs (burst); generator %s µs"
               % (spread(col("publish_sandbox_cpu_us_per_delivery"), "%.2f"),
                  spread(col("sandbox_cpu_us_per_delivery"), "%.2f"),
@@ -118,7 +119,9 @@ def main():
             figure("fanout_%d_latency_p50" % n, med("p50_ms"), "ms", "python-generator", p.get("latency_p50")),
             figure("fanout_%d_latency_p95" % n, med("p95_ms"), "ms", "python-generator", p.get("latency_p95")),
             figure("fanout_%d_latency_p99" % n, med("p99_ms"), "ms", "python-generator", p.get("latency_p99")),
+            figure("fanout_%d_sandbox_rss_held" % n, med("rss_held_kb") / 1024, "MiB"),
             figure("fanout_%d_rss_per_connection" % n, med("rss_per_connection_kb"), "KiB"),
+            figure("fanout_%d_connect_seconds" % n, med("connect_s"), "s"),
             figure("fanout_%d_sandbox_cpu_per_delivery" % n, med("publish_sandbox_cpu_us_per_delivery"), "µs"),
         ]
     print(json.dumps({"bench": "fanout", "figures": figures}))
