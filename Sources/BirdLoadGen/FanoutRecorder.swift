@@ -32,7 +32,9 @@ public final class FanoutRecorder: @unchecked Sendable {
             case .delivery(let stamp, let received):
                 deliveries += 1
                 lastDeliveryNanos = Swift.max(lastDeliveryNanos, received)
-                if let stamp { stamped.append((stamp.seq, received >= stamp.sentNanos ? received - stamp.sentNanos : 0)) }
+                if let stamp {
+                    stamped.append((stamp.seq, received >= stamp.sentNanos ? received - stamp.sentNanos : 0))
+                }
             case .send: break
             }
         }

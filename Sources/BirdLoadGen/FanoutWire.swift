@@ -78,7 +78,8 @@ public struct FanoutWire: Sendable {
                 switch event {
                 case .text(let text): actions.append(.text(Array(text.utf8)))
                 case .ping(let payload):
-                    actions.append(.write(FrameEncoder.encode(opcode: .pong, payload: payload, mask: FrameEncoder.randomMask())))
+                    actions.append(
+                        .write(FrameEncoder.encode(opcode: .pong, payload: payload, mask: FrameEncoder.randomMask())))
                 case .closed(let info): return close("closed by the edge: \(info.code) \(info.reason)", into: &actions)
                 default: break
                 }

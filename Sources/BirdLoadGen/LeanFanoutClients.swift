@@ -168,7 +168,8 @@ public final class LeanFanoutClients: @unchecked Sendable {
     }
 
     private func connectOne() {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
             batch.fail("socket: \(String(cString: strerror(errno)))")
             return
@@ -282,7 +283,8 @@ public final class LeanFanoutClients: @unchecked Sendable {
         connection.out.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
             while connection.outIndex < raw.count {
-                let n = send(connection.fd, base + connection.outIndex, raw.count - connection.outIndex, Int32(MSG_NOSIGNAL))
+                let n = send(
+                    connection.fd, base + connection.outIndex, raw.count - connection.outIndex, Int32(MSG_NOSIGNAL))
                 if n > 0 {
                     connection.outIndex += n
                 } else if n < 0 && errno == EINTR {

@@ -22,7 +22,9 @@ func fanout(_ args: Arguments) {
     guard limit >= clients + 64 else {
         fail("open-file limit \(limit) is below \(clients) connections (raise the hard limit: ulimit -Hn)")
     }
-    say("fanout: \(clients) \(kind) clients, \(reps) reps, \(publishes) stamped publishes + a burst of \(events) per rep")
+    say(
+        "fanout: \(clients) \(kind) clients, \(reps) reps, \(publishes) stamped publishes + a burst of \(events) per rep"
+    )
     var results: [[String: Any]] = []
     for rep in 1...reps {
         do {
@@ -34,7 +36,8 @@ func fanout(_ args: Arguments) {
                 result["connect_s"] as? Double ?? 0, result["rss_before_kb"] as? Int ?? 0,
                 result["rss_held_kb"] as? Int ?? 0, result["rss_per_connection_kb"] as? Double ?? 0)
             line += String(
-                format: "p50 %.2f p95 %.2f p99 %.2f ms; %.0f deliveries/s; sandbox %.2f µs CPU/delivery, generator %.2f",
+                format:
+                    "p50 %.2f p95 %.2f p99 %.2f ms; %.0f deliveries/s; sandbox %.2f µs CPU/delivery, generator %.2f",
                 result["p50_ms"] as? Double ?? 0, result["p95_ms"] as? Double ?? 0,
                 result["p99_ms"] as? Double ?? 0, result["deliveries_per_s"] as? Double ?? 0,
                 result["sandbox_cpu_us_per_delivery"] as? Double ?? 0,
@@ -45,7 +48,9 @@ func fanout(_ args: Arguments) {
                 (result["publish_sandbox_system_share"] as? Double ?? 0) * 100,
                 result["publish_generator_cpu_us_per_delivery"] as? Double ?? 0)
             if let threads = result["publish_sandbox_threads_us_per_delivery"] as? [String: Double] {
-                line += " (" + threads.sorted { $0.value > $1.value }.map { String(format: "%@ %.2f", $0.key, $0.value) }
+                line +=
+                    " ("
+                    + threads.sorted { $0.value > $1.value }.map { String(format: "%@ %.2f", $0.key, $0.value) }
                     .joined(separator: ", ") + ")"
             }
             say(line)
@@ -107,7 +112,9 @@ private func fanoutRep(
         let body: JSONValue = ["channel": "bench", "event": "tick", "data": .string(stamp.payload(size: pad))]
         let answer = try poster.post(controlPath + "/publish", body.description)
         publishCallMs.append(Double(monotonicNanos() - stamp.sentNanos) / 1e6)
-        guard answer.status == 200 else { throw BenchError("publish: HTTP \(answer.status) \(answer.body.prefix(200))") }
+        guard answer.status == 200 else {
+            throw BenchError("publish: HTTP \(answer.status) \(answer.body.prefix(200))")
+        }
         let samples = recorder.latencies(
             seq: UInt64(seq), count: clients, until: monotonicNanos() + 30_000_000_000)
         guard samples.count == clients else {

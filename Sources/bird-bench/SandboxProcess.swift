@@ -19,7 +19,8 @@ final class SandboxProcess {
 
     /// An edge inside this process (its RSS and CPU are then this process's, generator included).
     init(embeddedDialect dialect: String) throws {
-        let sandbox = try Sandbox(configuration: SandboxConfiguration(port: 0, dialect: dialect == "pusher" ? .pusher : .bird))
+        let sandbox = try Sandbox(
+            configuration: SandboxConfiguration(port: 0, dialect: dialect == "pusher" ? .pusher : .bird))
         try sandbox.start()
         embedded = sandbox
         pid = getpid()
@@ -141,7 +142,8 @@ final class ControlPoster {
         for attempt in 0..<2 {
             if fd < 0 { try connect() }
             let bodyBytes = Array(body.utf8)
-            let head = "POST \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Type: application/json\r\n"
+            let head =
+                "POST \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nContent-Type: application/json\r\n"
                 + "Content-Length: \(bodyBytes.count)\r\n\r\n"
             let request = Array(head.utf8) + bodyBytes
             if writeAll(request), let answer = readResponse() { return answer }

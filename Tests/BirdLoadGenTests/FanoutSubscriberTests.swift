@@ -14,7 +14,9 @@ struct FanoutSubscriberTests {
         var subscriber = FanoutSubscriber(dialect: .bird, channel: "bench", event: "tick")
         let stamp = FanoutStamp(seq: 3, sentNanos: 1_000)
         // An app event before the subscription is not a delivery.
-        #expect(subscriber.input(text: Self.message("tick", channel: "bench", data: stamp.payload()), receivedNanos: 5).isEmpty)
+        #expect(
+            subscriber.input(text: Self.message("tick", channel: "bench", data: stamp.payload()), receivedNanos: 5)
+                .isEmpty)
         let subscribe = subscriber.input(
             text: Self.message("bird:connection_established", data: "{\"socket_id\":\"1.2\"}"), receivedNanos: 1)
         #expect(subscribe == [.send("{\"event\":\"bird:subscribe\",\"data\":{\"channel\":\"bench\"}}")])
@@ -25,7 +27,8 @@ struct FanoutSubscriberTests {
         let delivered = subscriber.input(
             text: Self.message("tick", channel: "bench", data: stamp.payload()), receivedNanos: 4_000)
         #expect(delivered == [.delivery(stamp: stamp, receivedNanos: 4_000)])
-        let unstamped = subscriber.input(text: Self.message("tick", channel: "bench", data: "{\"p\":1}"), receivedNanos: 9)
+        let unstamped = subscriber.input(
+            text: Self.message("tick", channel: "bench", data: "{\"p\":1}"), receivedNanos: 9)
         #expect(unstamped == [.delivery(stamp: nil, receivedNanos: 9)])
         #expect(subscriber.input(text: Self.message("other", channel: "bench"), receivedNanos: 9).isEmpty)
     }
@@ -45,7 +48,8 @@ struct FanoutSubscriberTests {
             Issue.record("expected a failure, got \(error)")
             return
         }
-        #expect(subscriber.input(text: Self.message("pusher_internal:subscription_succeeded"), receivedNanos: 1).isEmpty)
+        #expect(
+            subscriber.input(text: Self.message("pusher_internal:subscription_succeeded"), receivedNanos: 1).isEmpty)
     }
 
     @Test("The event name is read from the message's bytes; no name, no action")

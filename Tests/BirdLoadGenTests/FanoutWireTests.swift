@@ -5,7 +5,8 @@ import WebSocket
 
 @Suite("The fan-out connection (WebSocket level)")
 struct FanoutWireTests {
-    static let answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    static let answer =
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"
 
     static func feed(_ wire: inout FanoutWire, _ bytes: [UInt8]) -> [FanoutWire.Action] {
@@ -55,13 +56,17 @@ struct FanoutWireTests {
             + FrameEncoder.encode(opcode: .continuation, payload: Array("cd".utf8), mask: nil)
         #expect(Self.feed(&wire, fragments) == [.text(Array("abcd".utf8))])
         let close = Self.feed(
-            &wire, FrameEncoder.encode(opcode: .close, payload: FrameEncoder.closePayload(code: 4200, reason: "bye"), mask: nil))
+            &wire,
+            FrameEncoder.encode(
+                opcode: .close, payload: FrameEncoder.closePayload(code: 4200, reason: "bye"), mask: nil))
         #expect(close == [.closed("closed by the edge: 4200 bye")])
     }
 
     @Test("The upgrade request and text frames are what an RFC 6455 server expects")
     func outbound() throws {
-        let request = String(decoding: FanoutWire.upgradeRequest(host: "127.0.0.1", port: 6001, path: "/app/k?protocol=7"), as: UTF8.self)
+        let request = String(
+            decoding: FanoutWire.upgradeRequest(host: "127.0.0.1", port: 6001, path: "/app/k?protocol=7"), as: UTF8.self
+        )
         #expect(request.hasPrefix("GET /app/k?protocol=7 HTTP/1.1\r\nHost: 127.0.0.1:6001\r\n"))
         #expect(request.contains("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"))
         #expect(request.hasSuffix("\r\n\r\n"))
