@@ -59,7 +59,10 @@ let package = Package(
         .executableTarget(
             name: "bird-fuzz",
             dependencies: ["WebSocket", "BirdWire", "BirdSandbox", "BirdRealtime", "BirdRealtimeTestSupport"]),
-        .executableTarget(name: "bird-bench", dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire"]),
+        // The fan-out load generator's pieces (bird-bench fanout): protocol and WebSocket layers as
+        // values, one epoll thread for thousands of connections, percentiles.
+        .target(name: "BirdLoadGen", dependencies: ["BirdWire", "WebSocket"]),
+        .executableTarget(name: "bird-bench", dependencies: ["BirdLoadGen", "BirdRealtime", "BirdSandbox", "BirdWire"]),
         // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drill.
         .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime"]),
 
@@ -70,6 +73,7 @@ let package = Package(
             dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
         .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdWire", "WebSocket"]),
         .testTarget(name: "BirdInspectorTests", dependencies: ["BirdInspector"]),
+        .testTarget(name: "BirdLoadGenTests", dependencies: ["BirdLoadGen", "BirdWire"]),
         .testTarget(
             name: "BirdDoctorTests",
             dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket"]),

@@ -4,7 +4,8 @@ Starts `bird-sandbox --port 0 --quiet`, opens N clients (Python `websockets`, de
 all subscribe to one channel, then:
   * deliveries per second: a burst of E 100-byte events (control API `burst`, rate 0) fanned out
     to all N clients, timed from the request to the last delivery;
-  * publish-to-receive latency at a fixed rate (p50 / p99), events stamped with the send time;
+  * publish-to-receive latency at a fixed rate (p50 / p95 / p99, nearest rank over every
+    receiver of every publish), events stamped with the send time;
   * the edge's own fan-out cost: the duration of one unsigned publish (control API `publish`),
     which returns after the edge encoded and queued the event for all N connections;
   * the sandbox's RSS with all clients connected.
@@ -14,6 +15,8 @@ here: every peer value is null). The load generator is Python, so on a small mac
 sandbox, may be the bottleneck: compare figures from the same machine only.
 
 usage: bench_sandbox.py --binary .build/release/bird-sandbox [--clients 2000] [--events 20] [--runs 5]
+                        [--skip-publish-timing]
+(Scripts/bench fanout runs it as the peer of the Swift load generator, bird-bench fanout.)
 """
 import argparse
 import asyncio
@@ -35,6 +38,8 @@ parser.add_argument("--rate", type=float, default=2,
                     help="events per second in the latency runs (keep rate × clients below the load generator's capacity)")
 parser.add_argument("--seconds", type=float, default=3, help="length of each latency run")
 parser.add_argument("--runs", type=int, default=5)
+parser.add_argument("--skip-publish-timing", action="store_true",
+                    help="leave out the publish_fanout_ms runs (the fanout bench times publishes itself)")
 args = parser.parse_args()
 
 
@@ -57,6 +62,12 @@ def timed_publish_ms(base, body):
         start = time.time()
         answer = control(base, "/publish", body)
         return (time.time() - start) * 1000.0, answer
+
+
+def nearest_rank(sorted_samples, percent):
+    """The nearest-rank percentile: the sample at 1-based rank ceil(percent * n / 100)."""
+    rank = max(1, (percent * len(sorted_samples) + 99) // 100)
+    return sorted_samples[rank - 1]
 
 
 def rss_mib(pid):
@@ -138,7 +149,7 @@ async def main():
                                                                             throughput[-1]), flush=True)
 
         publish_ms = []
-        for run in range(args.runs):
+        for run in range(0 if args.skip_publish_timing else args.runs):
             samples = []
             for _ in range(10):
                 ms, answer = await asyncio.to_thread(timed_publish_ms, base, {"channel": "bench", "event": "warm",
@@ -150,7 +161,7 @@ async def main():
                 run + 1, answer.get("delivered"), publish_ms[-1]), flush=True)
             await asyncio.sleep(0.5)
 
-        p50s, p99s = [], []
+        p50s, p95s, p99s = [], [], []
         for run in range(args.runs):
             load.latencies = []
             load.done = None
@@ -168,12 +179,12 @@ async def main():
             if not samples:
                 print("run %d: no latency samples" % (run + 1))
                 continue
-            p50 = samples[len(samples) // 2]
-            p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
+            p50, p95, p99 = (nearest_rank(samples, p) for p in (50, 95, 99))
             p50s.append(p50)
+            p95s.append(p95)
             p99s.append(p99)
-            print("run %d: %d samples at %.0f events/s: p50 %.2f ms, p99 %.2f ms" % (run + 1, len(samples), args.rate,
-                                                                                    p50, p99), flush=True)
+            print("run %d: %d samples at %.0f events/s: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms" % (
+                run + 1, len(samples), args.rate, p50, p95, p99), flush=True)
         rss_after = rss_mib(process.pid)
         print("sandbox RSS after the runs: %.1f MiB" % rss_after, flush=True)
         for task in tasks:
@@ -183,10 +194,12 @@ async def main():
             return {"name": name, "value": round(value, 3), "unit": unit, "peer": None, "peer_value": None,
                     "ratio": None}
 
-        figures = [
-            figure("fanout_deliveries_per_second", statistics.median(throughput), "deliveries/s"),
-            figure("publish_fanout_ms", statistics.median(publish_ms), "ms"),
+        figures = [figure("fanout_deliveries_per_second", statistics.median(throughput), "deliveries/s")]
+        if publish_ms:
+            figures.append(figure("publish_fanout_ms", statistics.median(publish_ms), "ms"))
+        figures += [
             figure("latency_p50", statistics.median(p50s) if p50s else float("nan"), "ms"),
+            figure("latency_p95", statistics.median(p95s) if p95s else float("nan"), "ms"),
             figure("latency_p99", statistics.median(p99s) if p99s else float("nan"), "ms"),
             figure("rss_%d_clients" % args.clients, max(rss, rss_after), "MiB"),
         ]

@@ -1,4 +1,4 @@
-// bird-bench: the Swift side of Scripts/bench.d/{client-ingest,resubscribe,memory}.
+// bird-bench: the Swift side of Scripts/bench.d/{client-ingest,resubscribe,memory,fanout}.
 //
 //   bird-bench ingest --port P [--host H] [--dialect pusher|bird] [--channel C] [--event E] --count N [--rate R]
 //       Subscribes one channel, prints READY once subscribed, then counts N events delivered to a
@@ -10,6 +10,16 @@
 //       and times `connected` → last `bird:subscription_succeeded`. One JSON line {"ms":[…]}.
 //   bird-bench memory --port P [--host H] [--dialect D] [--channels N]
 //       Subscribes N public channels, waits for all, prints {"rss_kb_before","rss_kb_after","seconds"}.
+//   bird-bench fanout --sandbox BIN|embedded [--clients N] [--reps N] [--publishes K] [--events E] [--client lean|websocket]
+//                     [--window W] [--size BYTES] [--dialect bird|pusher]
+//       Per rep: a fresh `BIN --port 0` child; N connections on one epoll thread handshake and
+//       subscribe `bench` (at most W handshaking at once); the sandbox's VmRSS before and with them
+//       held; K stamped publishes (`POST /sandbox/publish`, data carries seq and CLOCK_MONOTONIC ns),
+//       one at a time, every receiver timed → p50/p95/p99 over all K×N; a burst of E events
+//       (`/sandbox/burst`, rate 0) → deliveries/s (request to last delivery) and CPU µs per delivery
+//       of the sandbox and of this process. One JSON line {"clients","client","reps":[{…}]}.
+//       `--sandbox embedded` runs the edge in this process (for valgrind, which cannot run the
+//       bird-sandbox binary here; RSS and CPU are then shared with the generator).
 //   bird-bench decode [--count N]
 //       ns/message of the inbound pieces on one pusher-dialect event: envelope decode, payload parse,
 //       and Foundation's JSONSerialization for comparison (a profiling aid, not a Scripts/bench figure).
@@ -306,13 +316,14 @@ func decodeCosts(_ args: Arguments) {
 }
 
 let argv = CommandLine.arguments
-guard argv.count >= 2 else { fail("usage: bird-bench ingest|resubscribe|memory [--flag value …]") }
+guard argv.count >= 2 else { fail("usage: bird-bench ingest|resubscribe|memory|decode|fanout [--flag value …]") }
 let arguments = Arguments(argv.dropFirst(2))
 switch argv[1] {
 case "ingest": ingest(arguments)
 case "resubscribe": resubscribe(arguments)
 case "memory": memory(arguments)
 case "decode": decodeCosts(arguments)
+case "fanout": fanout(arguments)
 default: fail("unknown command '\(argv[1])'")
 }
 exit(0)
