@@ -143,7 +143,7 @@ private func fanoutRep(
     let burstStart = monotonicNanos()
     let burst: JSONValue = [
         "channel": "bench", "event": "tick", "data": .string(String(repeating: "x", count: max(0, pad - 20))),
-        "count": .number(Double(events)), "rate": 0,
+        "count": .number(JSONNumber(events)), "rate": 0,
     ]
     let answer = try poster.post(controlPath + "/burst", burst.description)
     guard answer.status == 200 else { throw BenchError("burst: HTTP \(answer.status) \(answer.body.prefix(200))") }

@@ -221,8 +221,8 @@ extension Diagnosis {
                 layer: layer, status: .fail, ms: ms, summary: "the \(what) is unreachable: \(why)", details: details,
                 hint: hint)
         case .response(let status, let contentType, _):
-            details.append(DoctorDetail("status", .number(Double(status))))
-            details.append(DoctorDetail("http_ms", .number(rounded(check.httpMs))))
+            details.append(DoctorDetail("status", .number(JSONNumber(status))))
+            details.append(DoctorDetail("http_ms", JSONValue(rounded(check.httpMs))))
             if let contentType {
                 details.append(DoctorDetail("content_type", .string(DoctorText.line(contentType, limit: 80))))
             }

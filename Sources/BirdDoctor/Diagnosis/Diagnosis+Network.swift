@@ -51,7 +51,7 @@ extension Diagnosis {
         let shown = attempts.map { attempt -> JSONValue in
             .object([
                 "address": .string(attempt.address), "outcome": .string(outcomeText(attempt.outcome)),
-                "ms": .number(rounded(attempt.ms)),
+                "ms": JSONValue(rounded(attempt.ms)),
             ])
         }
         let details = [DoctorDetail("attempts", .array(shown))]
@@ -172,10 +172,10 @@ extension Diagnosis {
             DoctorDetail("sans", .array(cert.names.map(JSONValue.string))),
             DoctorDetail("not_before", .string(DoctorText.date(cert.notBefore))),
             DoctorDetail("not_after", .string(DoctorText.date(cert.notAfter))),
-            DoctorDetail("days_left", .number(Double(daysLeft))),
+            DoctorDetail("days_left", .number(JSONNumber(daysLeft))),
             DoctorDetail("chain", .array(facts.chainSubjects.map(JSONValue.string))),
             DoctorDetail("verify", .string(facts.verifyReason)),
-            DoctorDetail("verify_code", .number(Double(facts.verifyCode))),
+            DoctorDetail("verify_code", .number(JSONNumber(facts.verifyCode))),
         ]
         let forNames = cert.names.isEmpty ? "no name" : DoctorText.names(cert.names)
         if facts.verifyCode == 0 {

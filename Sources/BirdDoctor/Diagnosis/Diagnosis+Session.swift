@@ -22,7 +22,7 @@ extension Diagnosis {
             var details = [DoctorDetail("connection_id", .string(id))]
             var summary = "connection \(id)"
             if let activity {
-                details.append(DoctorDetail("activity_timeout_s", .number(Double(activity))))
+                details.append(DoctorDetail("activity_timeout_s", .number(JSONNumber(activity))))
                 summary += ", activity timeout \(activity) s"
             }
             return DoctorStep(layer: .handshake, status: .pass, ms: ms, summary: summary, details: details)
@@ -40,7 +40,7 @@ extension Diagnosis {
         case .message(.error(let code, let message, _)):
             let advice = code.map { codeAdvice($0, target: target) }
             var details = [DoctorDetail("error", .string(DoctorText.line(message)))]
-            if let code { details.append(DoctorDetail("code", .number(Double(code)))) }
+            if let code { details.append(DoctorDetail("code", .number(JSONNumber(code)))) }
             return DoctorStep(
                 layer: .handshake, status: .fail, ms: ms,
                 summary: "the edge answered with an error" + (code.map { " \($0)" } ?? "") + ": "
@@ -73,7 +73,7 @@ extension Diagnosis {
             return DoctorStep(
                 layer: .ping, status: .pass, ms: ms,
                 summary: "\(target.dialect.eventPrefix)pong in \(DoctorText.duration(ms))",
-                details: [DoctorDetail("rtt_ms", .number(rounded(ms)))])
+                details: [DoctorDetail("rtt_ms", JSONValue(rounded(ms)))])
         case .message(.error(let code, let message, _)):
             return DoctorStep(
                 layer: .ping, status: .fail, ms: ms,
@@ -142,7 +142,7 @@ extension Diagnosis {
     static func errorDetails(type: String?, status: Int?, message: String) -> [DoctorDetail] {
         var out: [DoctorDetail] = []
         if let type { out.append(DoctorDetail("error_type", .string(type))) }
-        if let status { out.append(DoctorDetail("error_status", .number(Double(status)))) }
+        if let status { out.append(DoctorDetail("error_status", .number(JSONNumber(status)))) }
         if !message.isEmpty { out.append(DoctorDetail("error", .string(DoctorText.line(message)))) }
         return out
     }

@@ -81,7 +81,7 @@ public enum Diagnosis {
     ) -> DoctorStep {
         let advice = codeAdvice(code, target: target)
         var details = [
-            DoctorDetail("close_code", .number(Double(code))),
+            DoctorDetail("close_code", .number(JSONNumber(code))),
             DoctorDetail("close_meaning", .string(CloseCode.meaning(code))),
         ]
         if !reason.isEmpty && reason != CloseCode.meaning(code) {

@@ -73,7 +73,7 @@ public enum EdgeRequest {
     public static func subscribe(_ dialect: Dialect, channel: String, auth: String? = nil, memberData: String? = nil)
         -> String
     {
-        var data: [String: JSONValue] = ["channel": .string(channel)]
+        var data: JSONObject = ["channel": .string(channel)]
         if let auth { data["auth"] = .string(auth) }
         if let memberData { data[dialect.presenceDataKey] = .string(memberData) }
         return WireMessage(event: ProtocolEvent.subscribe.wireName(dialect), value: .object(data)).encode()
