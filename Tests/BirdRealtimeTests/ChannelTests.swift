@@ -132,7 +132,7 @@ struct ChannelTests {
         let socket = try await h.connect()
         h.bird.subscribe("private-slow")
         // The authorizer is running (not merely about to): the unsubscribe comes while it runs.
-        await h.waitUntil({ started.get }, what: "the authorizer started")
+        await h.waitUntil({ started.get }, what: "the authorizer started", settling: false)
         h.bird.unsubscribe("private-slow")
         gate.mutate { $0 = true }
         await h.settle()
