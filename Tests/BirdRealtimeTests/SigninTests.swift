@@ -1,4 +1,4 @@
-import BirdRealtime
+@testable import BirdRealtime
 import BirdRealtimeTestSupport
 import Foundation
 import Testing
@@ -27,6 +27,17 @@ struct SigninTests {
     }
 
     /// Plays the edge: answers the pending sign-in with signin_success.
+    /// Waits until `count` `signin()` calls are registered with the client (they hop onto its
+    /// queue asynchronously), so a test can act after them without guessing a delay.
+    static func waitForSigninWaiters(
+        _ h: Harness, count: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let core = h.bird.core
+        await h.waitUntil(
+            { core.queue.sync { core.signin.waiters.count } >= count }, what: "\(count) signin() call(s) registered",
+            settling: false, sourceLocation: sourceLocation)
+    }
+
     static func answerSignin(_ h: Harness, socket: ScriptedConnection) async throws {
         await h.settle()
         let signin = try #require(socket.sent(event: ProtocolEvent.signin.wireName(h.dialect)).last)
@@ -42,7 +53,7 @@ struct SigninTests {
         let (h, http) = Self.make()
         await h.settle()
         async let member = h.bird.signin()
-        try await Task.sleep(for: .milliseconds(30))  // let signin() register while connecting
+        await Self.waitForSigninWaiters(h, count: 1)
         #expect(h.bird.connectionState == .connecting)
         let socket = try await h.connect(id: "4.4")
         await h.waitUntil { !socket.sent(event: "bird:signin").isEmpty }
@@ -72,7 +83,7 @@ struct SigninTests {
         async let b = h.bird.signin()
         async let c = h.bird.signin()
         await h.waitUntil { !socket.sent(event: "bird:signin").isEmpty }
-        try await Task.sleep(for: .milliseconds(30))  // let all three calls register
+        await Self.waitForSigninWaiters(h, count: 3)
         try await Self.answerSignin(h, socket: socket)
         let ids = try await [a, b, c].map(\.memberId)
         #expect(ids == ["m1", "m1", "m1"])

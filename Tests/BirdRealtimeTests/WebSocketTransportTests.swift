@@ -75,12 +75,23 @@ struct WebSocketTransportTests {
         #expect(!seen.contains { $0.current == .unavailable })
     }
 
-    /// Reads one line from a pipe (blocking; the peer prints it at start).
-    static func readLine(_ handle: FileHandle) -> String? {
+    /// Reads one line from a pipe (the peer prints it at start); nil at end of file or when no
+    /// line arrives within `deadline` seconds (a peer that hangs fails the test instead of hanging it).
+    static func readLine(_ handle: FileHandle, deadline seconds: Double = 20) -> String? {
         var bytes: [UInt8] = []
+        let end = Date().addingTimeInterval(seconds)
+        let fd = handle.fileDescriptor
         while true {
-            let chunk = handle.readData(ofLength: 1)
-            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            let left = end.timeIntervalSinceNow
+            guard left > 0 else { return nil }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(left, 1) * 1000))
+            if ready < 0 && errno != EINTR { return nil }
+            guard ready > 0 else { continue }
+            var byte: UInt8 = 0
+            let n = read(fd, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            guard n == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
             if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(byte)
         }
