@@ -6,7 +6,7 @@ import Testing
 @Suite struct HTMLReportTests {
     static let fixtures = [
         "edge-restart", "over-capacity", "terminated-member", "stale-connection", "auth-outage",
-        "rate-limited-client-events", "flaky-network", "demo",
+        "rate-limited-client-events", "flaky-network", "demo", "support-ticket",
     ]
 
     static func page(_ fixture: String) throws -> String {

@@ -79,7 +79,7 @@ enum TimelineSVG {
             out += " x=\"\(c(x0))\" y=\"\(c(lane.top))\" width=\"\(c(width))\" height=\"\(c(lane.height))\""
             out += " fill=\"\(ReportStyle.fillURL(span.state))\"><title>\(HTML.recorded(title))</title></rect>\n"
             let label = span.state.rawValue
-            if width >= Double(label.count) * 6.6 + 8 {
+            if width >= Double(label.count) * 6.2 + 6 {
                 out += "<text class=\"span-label\" x=\"\(c(x0 + 4))\" y=\"\(c(lane.mid + 4))\">\(label)</text>\n"
             }
         }
@@ -114,9 +114,17 @@ enum TimelineSVG {
         var out = "<g class=\"ends\">\n"
         // Lost connections on the upper row, failed attempts on the lower one, each row
         // labelled where there is room.
-        var lastLabelX = [true: -1000.0, false: -1000.0]
-        for end in s.ends {
-            let x = axis.x(end.atMs)
+        let xs = s.ends.map { axis.x($0.atMs) }
+        // The x of the next mark in the same row: a label goes only where it does not reach it.
+        var nextInRow = Array(repeating: Double.infinity, count: s.ends.count)
+        var seen: [Bool: Double] = [:]
+        for i in s.ends.indices.reversed() {
+            nextInRow[i] = seen[s.ends[i].isLoss] ?? .infinity
+            seen[s.ends[i].isLoss] = xs[i]
+        }
+        var labelEnd: [Bool: Double] = [:]
+        for (i, end) in s.ends.enumerated() {
+            let x = xs[i]
             let y = end.isLoss ? lane.top + 9 : lane.top + lane.height - 9
             let (shape, className) = endShape(end)
             var title = end.isLoss ? "connection lost" : "attempt failed"
@@ -135,9 +143,10 @@ enum TimelineSVG {
             out += SVGShapes.marker(
                 shape, x: x, y: y, size: 4.5, className: className, title: HTML.recorded(title), data: data)
             let label = end.reason.label
-            if x - (lastLabelX[end.isLoss] ?? -1000) >= Double(label.count) * 6 + 12 {
+            let width = Double(label.count) * 6 + 8
+            if x >= labelEnd[end.isLoss] ?? -1000, nextInRow[i] - x >= width + 6, x + width <= TimeAxis.width {
                 out += "<text class=\"mark-label\" x=\"\(c(x + 7))\" y=\"\(c(y + 3.5))\">\(HTML.escape(label))</text>"
-                lastLabelX[end.isLoss] = x
+                labelEnd[end.isLoss] = x + 7 + width
             }
             out += "\n"
         }
@@ -165,7 +174,8 @@ enum TimelineSVG {
 
     private static func authMarks(_ s: SessionSummary, axis: TimeAxis, lane: Lane) -> String {
         var out = "<g class=\"auth\">\n"
-        for request in s.auth {
+        // Failures last, so a success at the same moment does not hide one.
+        for request in s.auth.filter({ !$0.failed }) + s.auth.filter(\.failed) {
             var title = "\(request.kind) auth"
             if let channel = request.channel { title += " for \(channel)" }
             title += " at \(ReportFormat.offset(request.atMs)): "
