@@ -35,20 +35,20 @@ func runReport(_ args: [String]) -> Int32 {
     }
     let bytes: Data
     do {
-        bytes = try Data(contentsOf: input)
+        bytes = try Data(contentsOf: input, options: .alwaysMapped)
     } catch {
         let reason = FileManager.default.fileExists(atPath: options.recording) ? "cannot read the file" : "no such file"
         complain("\(options.recording): \(reason)")
         return 1
     }
-    let recording: Recording
+    let summary: SessionSummary
     do {
-        recording = try RecordingReader.read(bytes: bytes)
+        summary = try RecordingReader.summarize(bytes: bytes)
     } catch {
         complain("\(options.recording): \(error.message)")
         return 1
     }
-    let page = HTMLReport.render(SessionSummary(recording: recording), source: options.recording)
+    let page = HTMLReport.render(summary, source: options.recording)
     if options.toStdout {
         FileHandle.standardOutput.write(Data(page.utf8))
         return 0

@@ -65,6 +65,16 @@ import Testing
             ])
     }
 
+    @Test(arguments: ["edge-restart", "auth-outage", "support-ticket", "demo"])
+    func summarizingInOnePassEqualsReadingThenSummarizing(fixture: String) throws {
+        let text = try Fixture.text(fixture) + "garbage\n{\"mono_ms\":1,\"type\":\"hologram\"}\n"
+        let streamed = try RecordingReader.summarize(text: text)
+        #expect(streamed == SessionSummary(recording: try RecordingReader.read(text: text)))
+        #expect(streamed.skipped.count == 1 && streamed.unknownTypes.count == 1)
+        #expect(throws: RecordingError.empty) { try RecordingReader.summarize(text: "") }
+        #expect(throws: RecordingError.notUTF8) { try RecordingReader.summarize(bytes: Data([0xC3, 0x28])) }
+    }
+
     @Test func crlfAndABackwardsClockAreTolerated() throws {
         let text =
             "{\"mono_ms\":0,\"type\":\"recording\",\"version\":1}\r\n"

@@ -19,38 +19,94 @@ public enum RecordingReader {
 
     /// Reads a recording from its text.
     public static func read(text: String) throws(RecordingError) -> Recording {
-        var header: RecordingHeader?
         var lines: [RecordingLine] = []
         var skipped: [SkippedLine] = []
-        var lastMono = 0.0
-        var number = 0
-        // Lines end at LF bytes ("\r\n" is one Character in Swift, so split the UTF-8).
-        for raw in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            number += 1
-            var bytes = raw
-            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-            let line = Substring(bytes)
-            if header == nil {
-                header = try readHeader(String(line))
-                continue
-            }
-            switch parse(String(line), number: number) {
-            case .line(var entry):
-                // mono_ms never decreases in a good recording; hold the clock if one does.
-                entry.monoMs = max(entry.monoMs, lastMono)
-                lastMono = entry.monoMs
-                lines.append(entry)
-            case .skipped(let problem):
-                skipped.append(problem)
+        let header = try scan(text, header: { _ in }) { parsed in
+            switch parsed {
+            case .line(let entry): lines.append(entry)
+            case .skipped(let problem): skipped.append(problem)
             }
         }
-        guard let header else { throw .empty }
         return Recording(header: header, lines: lines, skipped: skipped)
     }
 
-    private static func readHeader(_ line: String) throws(RecordingError) -> RecordingHeader {
-        guard let value = try? JSONValue(parsing: line), let object = value.objectValue else {
+    /// Summarises a recording from its bytes in one pass, keeping no line once it is counted
+    /// (what `bird-inspect report` uses: memory stays near the file's size however long it is).
+    public static func summarize(bytes: Data) throws(RecordingError) -> SessionSummary {
+        guard let text = String(data: bytes, encoding: .utf8) else { throw .notUTF8 }
+        return try summarize(text: text)
+    }
+
+    /// Summarises a recording from its text in one pass; the same summary as
+    /// `SessionSummary(recording: read(text:))`.
+    public static func summarize(text: String) throws(RecordingError) -> SessionSummary {
+        var builder: SummaryBuilder?
+        var skipped: [SkippedLine] = []
+        _ = try scan(text, header: { builder = SummaryBuilder(header: $0) }) { parsed in
+            switch parsed {
+            case .line(let entry): builder?.take(entry)
+            case .skipped(let problem): skipped.append(problem)
+            }
+        }
+        guard var builder else { throw .empty }
+        return builder.finish(skipped: skipped)
+    }
+
+    /// A line after the header, read or skipped.
+    enum Parsed {
+        case line(RecordingLine)
+        case skipped(SkippedLine)
+    }
+
+    /// Walks the text's lines: the header (checked, handed to `header`), then each other line
+    /// to `body` in order. Lines end at LF bytes ("\r\n" is one Character in Swift, so the walk
+    /// is over UTF-8); a CR before the LF is dropped; blank lines are skipped.
+    private static func scan(
+        _ text: String, header onHeader: (RecordingHeader) -> Void, body: (Parsed) -> Void
+    ) throws(RecordingError) -> RecordingHeader {
+        var header: RecordingHeader?
+        var lastMono = 0.0
+        var number = 0
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
+            number += 1
+            var bytes = utf8[start..<end]
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
+            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            let value = parseJSON(Substring(bytes))
+            guard header != nil else {
+                let first = try readHeader(value)
+                header = first
+                onHeader(first)
+                continue
+            }
+            switch entry(value, number: number) {
+            case .line(var line):
+                // mono_ms never decreases in a good recording; hold the clock if one does.
+                line.monoMs = max(line.monoMs, lastMono)
+                lastMono = line.monoMs
+                body(.line(line))
+            case .skipped(let problem):
+                body(.skipped(problem))
+            }
+        }
+        guard let header else { throw .empty }
+        return header
+    }
+
+    /// The line's JSON, parsed straight from the text's UTF-8 when it is contiguous.
+    private static func parseJSON(_ line: Substring) -> JSONValue? {
+        if let parsed = line.utf8.withContiguousStorageIfAvailable({ try? JSONValue(parsing: $0) }) {
+            return parsed
+        }
+        return try? JSONValue(parsing: String(line))
+    }
+
+    private static func readHeader(_ value: JSONValue?) throws(RecordingError) -> RecordingHeader {
+        guard let object = value?.objectValue else {
             throw .notARecording("the first line is not a JSON object")
         }
         guard object["type"]?.stringValue == "recording" else {
@@ -63,13 +119,8 @@ public enum RecordingReader {
         return RecordingHeader(version: version, object: object)
     }
 
-    private enum Parsed {
-        case line(RecordingLine)
-        case skipped(SkippedLine)
-    }
-
-    private static func parse(_ line: String, number: Int) -> Parsed {
-        guard let value = try? JSONValue(parsing: line) else {
+    private static func entry(_ parsed: JSONValue?, number: Int) -> Parsed {
+        guard let value = parsed else {
             return .skipped(SkippedLine(number: number, reason: "not JSON"))
         }
         guard let object = value.objectValue else {
