@@ -28,6 +28,11 @@ func runReport(_ args: [String]) -> Int32 {
             complain("-o \(options.output) would overwrite the recording")
             return 2
         }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: options.output, isDirectory: &isDirectory), isDirectory.boolValue {
+            complain("\(options.output) is a directory; name the page's file")
+            return 1
+        }
         if !options.force, FileManager.default.fileExists(atPath: options.output) {
             complain("\(options.output) exists; add --force to replace it")
             return 1

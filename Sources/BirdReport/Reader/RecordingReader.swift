@@ -31,7 +31,7 @@ public enum RecordingReader {
     }
 
     /// Summarises a recording from its bytes in one pass, keeping no line once it is counted
-    /// (what `bird-inspect report` uses: memory stays near the file's size however long it is).
+    /// (what `bird-inspect report` uses: memory stays about twice the file's size, not ten times).
     public static func summarize(bytes: Data) throws(RecordingError) -> SessionSummary {
         guard let text = String(data: bytes, encoding: .utf8) else { throw .notUTF8 }
         return try summarize(text: text)
