@@ -19,6 +19,17 @@ import Testing
         #expect(ReportFormat.offset(-5) == "0.000 s")
     }
 
+    @Test func axisLabelsShowTheStep() {
+        #expect(ReportFormat.axis(0, stepMs: 500) == "0 s")
+        #expect(ReportFormat.axis(500, stepMs: 500) == "500 ms")
+        #expect(ReportFormat.axis(1500, stepMs: 500) == "1.5 s")
+        #expect(ReportFormat.axis(2000, stepMs: 500) == "2 s")
+        #expect(ReportFormat.axis(15_000, stepMs: 5000) == "15 s")
+        #expect(ReportFormat.axis(150_000, stepMs: 30_000) == "2 min 30 s")
+        #expect(ReportFormat.axis(5_400_000, stepMs: 900_000) == "90 min")
+        #expect(ReportFormat.axis(9_000_000, stepMs: 1_800_000) == "2 h 30 min")
+    }
+
     @Test func anyNumberFormatsWithoutTrapping() {
         for value in [Double.nan, .infinity, -.infinity, 1e300, -1e300, Double.greatestFiniteMagnitude] {
             _ = ReportFormat.duration(value)

@@ -146,6 +146,11 @@ import Testing
         #expect(
             Headline.sentence(failed)
                 == "No reconnects; connection failed with 4009 (terminated by the app); 1 error (4009)")
+        #expect(
+            Headline.figures(failed).first { $0.label == "longest outage" }?.value
+                == "1.0 s (not over when the recording ended)")
+        // The fixture failed at its last entry: no outage worth a figure.
+        #expect(!Headline.figures(try Fixture.summary("terminated-member")).contains { $0.label == "longest outage" })
 
         var down = Handmade()
         down.state(1, "initialized", "connecting")
@@ -161,6 +166,9 @@ import Testing
             Headline.sentence(s)
                 == "1 reconnect: 1 × drop; 1 failed attempt: 1 × refused; down for 5.0 s when the recording ended; "
                 + "ended unavailable")
+        #expect(
+            Headline.figures(s).first { $0.label == "longest outage" }?.value
+                == "5.0 s (not over when the recording ended)")
     }
 
     @Test func otherLinesBecomeMarkersAndUnknownTypesAreCounted() throws {

@@ -22,12 +22,6 @@ struct TimeAxis {
 
     /// Tick times: a round step giving at most ten ticks.
     var ticks: [Double] {
-        let steps: [Double] = [
-            100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000,
-            1_800_000, 3_600_000, 7_200_000, 14_400_000, 21_600_000, 43_200_000, 86_400_000,
-        ]
-        let step =
-            steps.first { endMs / $0 <= 10 } ?? max(86_400_000, (endMs / 10 / 86_400_000).rounded(.up) * 86_400_000)
         var out: [Double] = []
         var t = 0.0
         while t <= endMs + 0.5, out.count <= 20 {
@@ -35,6 +29,16 @@ struct TimeAxis {
             t += step
         }
         return out
+    }
+
+    /// The distance between ticks (ms).
+    var step: Double {
+        let steps: [Double] = [
+            100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000,
+            1_800_000, 3_600_000, 7_200_000, 14_400_000, 21_600_000, 43_200_000, 86_400_000,
+        ]
+        return steps.first { endMs / $0 <= 10 }
+            ?? max(86_400_000, (endMs / 10 / 86_400_000).rounded(.up) * 86_400_000)
     }
 
     /// The axis line, ticks and labels at `y`.
@@ -47,7 +51,7 @@ struct TimeAxis {
             out += "<line class=\"tick\" x1=\"\(c(x))\" y1=\"\(c(y))\" x2=\"\(c(x))\" y2=\"\(c(y + 4))\"/>"
             out +=
                 "<text class=\"tick-label\" x=\"\(c(x))\" y=\"\(c(y + 15))\" text-anchor=\"middle\">"
-                + HTML.escape(ReportFormat.axis(t)) + "</text>"
+                + HTML.escape(ReportFormat.axis(t, stepMs: step)) + "</text>"
         }
         return out + "</g>"
     }

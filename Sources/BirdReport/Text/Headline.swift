@@ -64,13 +64,13 @@ public enum Headline {
             out.append(("connected", "\(percent) % of the time"))
         }
         out.append(("connections", String(s.changes.filter { $0.current == .connected }.count)))
-        if let longest = s.longestOutage {
-            out.append(
-                (
-                    "longest outage",
-                    ReportFormat.duration(longest.durationMs)
-                        + (longest.recovered ? "" : " (not over when the recording ended)")
-                ))
+        // An outage cut short by the end of the recording (or a failure) says so; one that had
+        // not lasted a millisecond by then is no figure.
+        if let longest = s.outages.filter({ $0.recovered || $0.durationMs >= 1 }).max(by: {
+            $0.durationMs < $1.durationMs
+        }) {
+            let note = longest.recovered ? "" : " (not over when the recording ended)"
+            out.append(("longest outage", ReportFormat.duration(longest.durationMs) + note))
         }
         out.append(("lost", String(s.losses.count)))
         out.append(("failed attempts", String(s.failedAttempts.count)))

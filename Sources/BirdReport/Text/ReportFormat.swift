@@ -35,10 +35,17 @@ public enum ReportFormat {
         return "\(minutes / 60):\(pad(minutes % 60, 2)):\(pad(seconds % 60, 2)).\(pad(millis, 3))"
     }
 
-    /// A short axis label: `0 s`, `15 s`, `2 min`, `1 h 30 min`.
-    public static func axis(_ ms: Double) -> String {
-        let seconds = max(0, whole(ms / 1000))
-        if ms < 1000, ms > 0 { return "\(whole(ms)) ms" }
+    /// A short axis label for a tick every `stepMs`: `0 s`, `500 ms`, `1.5 s`, `15 s`, `2 min`,
+    /// `1 h 30 min`.
+    public static func axis(_ ms: Double, stepMs: Double = 1000) -> String {
+        let whole = max(0, self.whole(ms))
+        if whole == 0 { return "0 s" }
+        if whole < 1000 { return "\(whole) ms" }
+        if stepMs < 1000, whole % 1000 != 0, whole < 120_000 {
+            let tenths = self.whole(ms / 100)
+            return "\(tenths / 10).\(tenths % 10) s"
+        }
+        let seconds = self.whole(ms / 1000)
         if seconds < 120 { return "\(seconds) s" }
         let minutes = seconds / 60
         if minutes < 120 { return seconds % 60 == 0 ? "\(minutes) min" : "\(minutes) min \(seconds % 60) s" }
