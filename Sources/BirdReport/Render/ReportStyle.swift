@@ -127,6 +127,7 @@ enum ReportStyle {
         footer { margin-top: 2em; color: #546e7a; font-size: 0.9em; border-top: 1px solid #cfd8dc; padding-top: 0.5em; }
         @media print {
           body { max-width: none; padding: 0; font-size: 11px; }
+          table, ul.legend, pre { font-size: 10px; }
           nav { display: none; }
           * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
           h2 { break-after: avoid; }
