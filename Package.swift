@@ -45,12 +45,15 @@ let package = Package(
         .target(name: "BirdDoctor", dependencies: ["BirdWire"]),
         // …and the runner that checks each layer with ConnectionProbe and HTTPClient.
         .target(name: "BirdDoctorRunner", dependencies: ["BirdDoctor", "BirdWire", "WebSocket"]),
+        // `bird-inspect report`: a recording read into a session summary, matched against the
+        // built-in scenarios and rendered as one self-contained HTML page (pure).
+        .target(name: "BirdReport", dependencies: ["BirdWire"]),
 
         .executableTarget(
             name: "bird-inspect",
             dependencies: [
                 "BirdInspector", "BirdRealtime", "BirdSandbox", "WebSocket", "CNcurses", "BirdDoctor",
-                "BirdDoctorRunner",
+                "BirdDoctorRunner", "BirdReport",
             ]),
         .executableTarget(name: "bird-sandbox", dependencies: ["BirdSandbox"]),
         // Developer tools: the Autobahn|Testsuite / benchmark agent and the libFuzzer harnesses
@@ -77,6 +80,8 @@ let package = Package(
         .testTarget(
             name: "BirdDoctorTests",
             dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket"]),
+        .testTarget(
+            name: "BirdReportTests", dependencies: ["BirdReport", "BirdSandbox", "BirdWire"], exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket"]),

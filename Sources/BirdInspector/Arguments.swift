@@ -110,11 +110,15 @@ public enum Arguments {
                             [--duration S] [--log-size N]
                bird-inspect --replay FILE [--speed X] [--jsonl] [--duration S] [--log-size N]
                bird-inspect doctor [--sandbox | --app-key K …] [--channel NAME]… [--timeout S] [--json]
+               bird-inspect report RECORDING -o FILE|- [--force]
                bird-inspect --help | --version
 
           doctor                    check each layer of a connection (DNS, TCP, TLS, upgrade, handshake,
                                     ping, subscribe, auth, sign-in): which one broke, and what to do;
                                     the same connection flags; see bird-inspect doctor --help
+          report                    turn a recording into one self-contained HTML page: timeline of states,
+                                    closes, retries, channels, auth, errors, replay command; see
+                                    bird-inspect report --help
 
           --sandbox                 run an embedded sandbox on a free loopback port, with demo channels
           --app-key K               application key (BIRD_APP_KEY); required unless --sandbox

@@ -1,6 +1,7 @@
 // bird-inspect: the terminal realtime inspector. Parses the command line, then runs the TUI or
 // the headless JSONL mode; both drive the real client through LiveSession, or play a recording
-// (`--replay`, ReplayApp). `bird-inspect doctor …` checks a connection layer by layer (DoctorCommand).
+// (`--replay`, ReplayApp). `bird-inspect doctor …` checks a connection layer by layer (DoctorCommand);
+// `bird-inspect report …` turns a recording into an HTML page (ReportCommand).
 
 import BirdInspector
 import Foundation
@@ -12,6 +13,9 @@ func fail(_ message: String) -> Never {
 
 if CommandLine.arguments.dropFirst().first == "doctor" {
     exit(runDoctor(Array(CommandLine.arguments.dropFirst(2))))
+}
+if CommandLine.arguments.dropFirst().first == "report" {
+    exit(runReport(Array(CommandLine.arguments.dropFirst(2))))
 }
 
 switch Arguments.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {

@@ -1,0 +1,68 @@
+// `bird-inspect report RECORDING -o FILE`: a recording turned into one self-contained HTML page
+// (BirdReport). Reads the file, writes the page (atomically; an existing file only with
+// --force). Returns the process exit code (docs/REPORT.md).
+
+import BirdReport
+import Foundation
+
+func runReport(_ args: [String]) -> Int32 {
+    func complain(_ message: String) {
+        FileHandle.standardError.write(Data("bird-inspect report: \(message)\n".utf8))
+    }
+    let options: ReportOptions
+    switch ReportArguments.parse(args) {
+    case .failure(let error):
+        FileHandle.standardError.write(Data("bird-inspect report: \(error.message)\n\n\(ReportArguments.usage)\n".utf8))
+        return 2
+    case .success(.help):
+        print(ReportArguments.usage)
+        return 0
+    case .success(.run(let parsed)):
+        options = parsed
+    }
+    let input = URL(fileURLWithPath: options.recording)
+    if !options.toStdout {
+        // The same file under another spelling (a symlink, ../dir/…) is refused too.
+        let output = URL(fileURLWithPath: options.output)
+        if input.resolvingSymlinksInPath().standardizedFileURL == output.resolvingSymlinksInPath().standardizedFileURL {
+            complain("-o \(options.output) would overwrite the recording")
+            return 2
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: options.output, isDirectory: &isDirectory), isDirectory.boolValue {
+            complain("\(options.output) is a directory; name the page's file")
+            return 1
+        }
+        if !options.force, FileManager.default.fileExists(atPath: options.output) {
+            complain("\(options.output) exists; add --force to replace it")
+            return 1
+        }
+    }
+    let bytes: Data
+    do {
+        bytes = try Data(contentsOf: input, options: .alwaysMapped)
+    } catch {
+        let reason = FileManager.default.fileExists(atPath: options.recording) ? "cannot read the file" : "no such file"
+        complain("\(options.recording): \(reason)")
+        return 1
+    }
+    let summary: SessionSummary
+    do {
+        summary = try RecordingReader.summarize(bytes: bytes)
+    } catch {
+        complain("\(options.recording): \(error.message)")
+        return 1
+    }
+    let page = HTMLReport.render(summary, source: options.recording)
+    if options.toStdout {
+        FileHandle.standardOutput.write(Data(page.utf8))
+        return 0
+    }
+    do {
+        try Data(page.utf8).write(to: URL(fileURLWithPath: options.output), options: .atomic)
+    } catch {
+        complain("\(options.output): cannot write the report")
+        return 1
+    }
+    return 0
+}
