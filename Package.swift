@@ -23,11 +23,14 @@ let package = Package(
         .systemLibrary(
             name: "CSodium", path: "Modules/CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
-        // Linux kernel headers Glibc's module lacks (rtnetlink for the network path monitor); no link.
+        // Linux headers Glibc's module lacks (epoll/eventfd for the event loop, rtnetlink for the
+        // network path monitor); no link.
         .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
         // RFC 6455 client and server over POSIX sockets, TLS via OpenSSL, plus a small HTTP/1.1 client.
-        .target(name: "WebSocket", dependencies: ["COpenSSL"]),
+        .target(
+            name: "WebSocket",
+            dependencies: ["COpenSSL", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         // The protocol model shared by the client and the sandbox.
         .target(name: "BirdWire", dependencies: ["COpenSSL", "CSodium"], linkerSettings: [.linkedLibrary("m")]),
         // The client library.

@@ -1,6 +1,6 @@
 """Helper of Scripts/bench.d/fanout: runs the Swift load generator (`bird-bench fanout`) at each
 size and the Python one (Scripts/interop/bench_sandbox.py) at the peer sizes, in the same run,
-and prints medians (with min–max) and the PROTOCOL.md F summary line.
+and prints medians (with min–max) and the summary line of docs/PROTOCOL.md § Bench output.
 
 Comparable figures, same definitions on both sides: deliveries/s of one `/sandbox/burst` of
 E events to all N clients (request to last delivery; E = 100,000 / N, at least 10), and

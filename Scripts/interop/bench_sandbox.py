@@ -10,7 +10,7 @@ all subscribe to one channel, then:
     which returns after the edge encoded and queued the event for all N connections;
   * the sandbox's RSS with all clients connected.
 Each figure is the median of RUNS runs. Human-readable lines first, then the last line per
-PROTOCOL.md F: {"bench":"sandbox","figures":[{name,value,unit,peer,peer_value,ratio}]} (no peer
+docs/PROTOCOL.md § Bench output: {"bench":"sandbox","figures":[{name,value,unit,peer,peer_value,ratio}]} (no peer
 here: every peer value is null). The load generator is Python, so on a small machine it, not the
 sandbox, may be the bottleneck: compare figures from the same machine only.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bird-inspect --jsonl against its embedded sandbox: a scripted stdin session whose JSON lines
-are checked (PROTOCOL.md part E), plus the exit codes and the absence of secrets."""
+are checked (docs/PROTOCOL.md § Headless output), plus the exit codes and the absence of secrets."""
 import json
 import os
 import re

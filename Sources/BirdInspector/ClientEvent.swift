@@ -1,9 +1,9 @@
-// Inspector-owned mirrors of the client library's callbacks (PROTOCOL.md C, E). The driver
+// Inspector-owned mirrors of the client library's callbacks (docs/PROTOCOL.md § Headless output). The driver
 // translates each BirdRealtime callback into one of these; the core never sees the client.
 
 import Foundation
 
-/// The six connection states (PROTOCOL.md B.1).
+/// The six connection states (docs/PROTOCOL.md § States).
 public enum ConnectionState: String, Sendable, Equatable, CaseIterable {
     case initialized, connecting, connected, unavailable, disconnected, failed
 }
@@ -189,7 +189,7 @@ public struct ErrorReport: Sendable, Equatable {
     }
 }
 
-/// Everything the client reports, one case per callback (mirrors PROTOCOL.md E's line types).
+/// Everything the client reports, one case per callback (the lines of docs/PROTOCOL.md § Headless output).
 public enum ClientEvent: Sendable, Equatable {
     case stateChanged(StateChange)
     case retryScheduled(RetrySchedule)

@@ -1,5 +1,5 @@
-// Close and error codes for display, from the one shared table in BirdWire (PROTOCOL.md A.8)
-// with the client's behaviour for each band (B.3).
+// Close and error codes for display, from the one shared table in BirdWire (docs/PROTOCOL.md § Close and error codes)
+// with the client's behaviour for each band (§ Reconnection).
 
 import BirdWire
 

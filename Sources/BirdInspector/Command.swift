@@ -86,7 +86,7 @@ public struct CommandTextError: Error, Sendable, Equatable {
     public init(_ message: String) { self.message = message }
 }
 
-/// Channel and event name rules (PROTOCOL.md A.7) used to refuse bad input before sending.
+/// Channel and event name rules (docs/PROTOCOL.md § Limits) used to refuse bad input before sending.
 public enum ChannelRules {
     /// Channel kinds by name prefix.
     public enum Kind: String, Sendable {

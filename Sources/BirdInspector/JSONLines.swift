@@ -1,4 +1,4 @@
-// PROTOCOL.md part E: one JSON object per line for `--jsonl` and for recordings (docs/RECORDING.md).
+// docs/PROTOCOL.md § Headless output: one JSON object per line for `--jsonl` and for recordings (docs/RECORDING.md).
 // The inverse (a line back into a `ClientEvent`) is in JSONLinesDecoding.swift.
 
 import Foundation

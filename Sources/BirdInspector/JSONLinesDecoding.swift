@@ -1,4 +1,4 @@
-// The inverse of JSONLines: a PROTOCOL.md E line (from a recording) back into a `ClientEvent`.
+// The inverse of JSONLines: a line of docs/PROTOCOL.md § Headless output (from a recording) back into a `ClientEvent`.
 //
 // Lossy by design (the line never carried it, or carried it redacted):
 // - `state`: the activity timeout; `retry`: a delay finer than a millisecond;

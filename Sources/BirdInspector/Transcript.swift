@@ -84,7 +84,7 @@ public struct AuthRecord: Sendable, Equatable {
 
 /// One transcript entry besides the header.
 public enum TranscriptEntry: Sendable, Equatable {
-    /// A PROTOCOL.md E line (the same as `--jsonl` prints).
+    /// A line of docs/PROTOCOL.md § Headless output (the same as `--jsonl` prints).
     case client(ClientEvent)
     /// A protocol message as the client's `onWireMessage` saw it (already redacted).
     case wire(direction: WireRecordDirection, text: String)

@@ -174,7 +174,7 @@ public enum TranscriptReader {
         return String(decoding: bytes[...brace], as: UTF8.self) + "\"ts\":" + stamp + (members.isEmpty ? "" : ",") + rest
     }
 
-    /// Whether `type` is one of PROTOCOL.md E's line types.
+    /// Whether `type` is one of the line types of docs/PROTOCOL.md § Headless output.
     public static func isClientType(_ type: String) -> Bool {
         ["state", "retry", "subscribed", "subscription_error", "event", "members", "member_added", "member_removed",
          "connection_count", "signin", "signin_error", "error", "sent", "command_error"].contains(type)

@@ -1,7 +1,7 @@
 import BirdWire
 
 /// How a ``Sandbox`` is set up. Every field has a default, so `SandboxConfiguration()` is a
-/// working edge on `127.0.0.1:6001` with the app of PROTOCOL.md D.
+/// working edge on `127.0.0.1:6001` with the app of docs/PROTOCOL.md § Sandbox control API.
 public struct SandboxConfiguration: Sendable {
     /// The address to listen on. Keep it on loopback: the demo auth endpoints sign anything.
     public var host: String

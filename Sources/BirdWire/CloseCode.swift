@@ -1,5 +1,5 @@
-/// Close codes and error codes (PROTOCOL.md A.8) and the bands that decide what a client does
-/// after a close (B.3) — all in one place, shared by the client, the sandbox and the inspector.
+/// Close codes and error codes (docs/PROTOCOL.md § Close and error codes) and the bands that decide what a client does
+/// after a close (§ Reconnection) — all in one place, shared by the client, the sandbox and the inspector.
 public enum CloseCode {
     /// A short meaning for a code; codes nobody defined are described by their band.
     public static func meaning(_ code: Int) -> String {

@@ -1,4 +1,4 @@
-/// The two spellings of the wire protocol (PROTOCOL.md A.1).
+/// The two spellings of the wire protocol (docs/PROTOCOL.md § Dialects).
 ///
 /// Bird Realtime is Pusher Channels protocol 7 under its own names. Names surfaced to app
 /// handlers are always the Bird names; only the wire (and the auth endpoints' bodies) differ.

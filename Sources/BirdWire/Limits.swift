@@ -1,4 +1,4 @@
-/// The limits an edge enforces (PROTOCOL.md A.7), shared by the client (to refuse early with a
+/// The limits an edge enforces (docs/PROTOCOL.md § Limits), shared by the client (to refuse early with a
 /// clear error) and the sandbox (to enforce).
 public enum Limits {
     /// Longest channel name.

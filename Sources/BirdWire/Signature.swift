@@ -1,6 +1,6 @@
 import COpenSSL
 
-/// Signature strings and HMAC-SHA256 signing (PROTOCOL.md A.5).
+/// Signature strings and HMAC-SHA256 signing (docs/PROTOCOL.md § Signatures).
 public enum Signature {
     /// The string signed for a private channel: `<connection_id>:<channel>`.
     public static func privateChannelString(connectionId: String, channel: String) -> String {

@@ -1,4 +1,4 @@
-/// One protocol message: the JSON object in a WebSocket text frame (PROTOCOL.md A.2).
+/// One protocol message: the JSON object in a WebSocket text frame (docs/PROTOCOL.md § Framing).
 ///
 /// Decoding is lean: the envelope's strings are read directly, and `data` is kept as text —
 /// ``WirePayload/value`` parses it only when asked — so a handler that needs only the raw

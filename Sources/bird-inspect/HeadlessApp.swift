@@ -1,4 +1,4 @@
-// `--jsonl`: PROTOCOL.md part E — JSON lines on stdout, commands on stdin. With `--record FILE`
+// `--jsonl`: docs/PROTOCOL.md § Headless output — JSON lines on stdout, commands on stdin. With `--record FILE`
 // stdout carries exactly the recording's lines (header, E lines with `mono_ms`, wire, auth).
 
 import BirdInspector

@@ -52,7 +52,7 @@ struct JSONTextTests {
     }
 }
 
-@Suite("JSON lines (PROTOCOL.md E)")
+@Suite("JSON lines (docs/PROTOCOL.md § Headless output)")
 struct JSONLinesTests {
     func decode(_ line: String) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8))

@@ -3,7 +3,7 @@ import BirdRealtimeTestSupport
 import Foundation
 import Testing
 
-@Suite("Lifecycle: states, handshake and the B.3 close table")
+@Suite("Lifecycle: states, handshake and the close table of docs/PROTOCOL.md § Reconnection")
 struct LifecycleTests {
     @Test("connects by itself after init; observers registered right after init see initialized → connecting")
     func autoConnect() async throws {

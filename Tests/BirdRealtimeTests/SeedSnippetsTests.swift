@@ -1,5 +1,5 @@
 // Every Swift snippet of seeds/swift-sdk-readme.txt and seeds/connection-lifecycle.id.txt,
-// pasted unchanged inside functions (PROTOCOL.md C). Only the `import BirdRealtime` lines are
+// pasted unchanged inside functions (docs/PROTOCOL.md § Swift API). Only the `import BirdRealtime` lines are
 // hoisted to the top of this file (Swift allows imports only there); names a snippet uses from an
 // earlier one (`bird`, `orders`, `room`) are parameters; the app functions the snippets call
 // (`showReconnectingBanner()` …) are stubs below. The README's two Package.swift fragments

@@ -2,7 +2,7 @@ import BirdRealtime
 import BirdRealtimeTestSupport
 import Testing
 
-/// PROTOCOL.md B.1: observers registered right after `init` see `initialized → connecting`,
+/// docs/PROTOCOL.md § States: observers registered right after `init` see `initialized → connecting`,
 /// whichever queue delivers — even when the transition was delivered before they registered
 /// (observers registered later: LateObserverTests).
 @Suite("Start-up transitions reach observers registered after init")

@@ -4,7 +4,7 @@ import WebSocket
 
 @testable import BirdSandbox
 
-/// Builds an HTTP API request signed the way Pusher's server SDKs sign them (A.5).
+/// Builds an HTTP API request signed the way Pusher's server SDKs sign them (docs/PROTOCOL.md § Signatures).
 func signedRequest(
     _ method: String, _ path: String, query: [(String, String)] = [], body: String = "",
     key: String = "sandbox-key", secret: String = "sandbox-secret", timestamp: Double

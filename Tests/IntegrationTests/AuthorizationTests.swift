@@ -3,7 +3,7 @@ import BirdWire
 import Foundation
 import Testing
 
-/// PROTOCOL.md B.5/B.6: a failing auth endpoint fails that channel only, with the endpoint and the
+/// docs/PROTOCOL.md § Errors: a failing auth endpoint fails that channel only, with the endpoint and the
 /// HTTP status, and the channel recovers on the next connection once the endpoint works.
 extension Integration {
     @Suite(.serialized) struct AuthorizationTests {

@@ -224,7 +224,7 @@ struct Soak {
         var nudgeMark = mark
         let ok = await eventually("\(tag) \(label): recovered with \(expected.count) channels", within: 45) {
             // A connection made while the sandbox restarts can find its auth endpoint (same port)
-            // refusing: per B.5 those channels wait for the next connection, so make one.
+            // refusing: channels wait for a next connection (docs/PROTOCOL.md § Channels across reconnects): make one.
             if authWorks, let id = client.bird.connectionId, client.state == .connected,
                client.recorder.events("bird:subscription_error", since: nudgeMark).contains(where: {
                    $0.data?["status"]?.intValue == 0 && $0.data?["type"] == "AuthError" })

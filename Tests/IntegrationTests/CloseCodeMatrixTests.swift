@@ -3,14 +3,14 @@ import BirdSandbox
 import Foundation
 import Testing
 
-/// PROTOCOL.md B.3 over real loopback sockets: what the client does after each way a socket ends.
+/// docs/PROTOCOL.md § Reconnection over real loopback sockets: what the client does after each way a socket ends.
 /// Immediate retry and backoff are told apart by the state sequence and the `connecting_in`
 /// events, never by elapsed time.
 extension Integration {
     @Suite(.serialized) struct CloseCodeMatrixTests {
         enum Retry: String { case none, immediate, backoff }
 
-        /// B.3's table for a close sent by the server after the handshake.
+        /// The table of docs/PROTOCOL.md § Reconnection for a close sent by the server after the handshake.
         static func expectedRetry(_ code: Int) -> Retry {
             switch code {
             case 4000...4099: return .none
@@ -89,7 +89,7 @@ extension Integration {
             await client.shutdown()
         }
 
-        @Test("B.1: observers registered right after init see the first transition and its error")
+        @Test("States: observers registered right after init see the first transition and its error")
         func observersSeeFirstTransition() async throws {
             // A configuration the client refuses at once (allowInsecure off loopback): the first
             // transition is initialized → failed, with an onError. No socket is involved.

@@ -2,7 +2,7 @@ import BirdRealtime
 import Foundation
 import Testing
 
-/// PROTOCOL.md B.3 last row: after `disconnect()` nothing is scheduled and no socket is opened,
+/// docs/PROTOCOL.md § Reconnection, last row: after `disconnect()` nothing is scheduled and no socket is opened,
 /// whatever the server answers or was about to trigger. Virtual time (60 s) and scripted sockets.
 extension Integration {
     @Suite(.serialized) struct DeliberateDisconnectTests {

@@ -3,7 +3,7 @@ import BirdSandbox
 import Foundation
 import Testing
 
-/// The two 4009 cases of PROTOCOL.md A.8, over real sockets: sign-in required and not done in
+/// The two 4009 cases of docs/PROTOCOL.md § Close and error codes, over real sockets: sign-in required and not done in
 /// time, and `terminate_connections` for a member.
 extension Integration {
     @Suite(.serialized) struct RequiredSigninTests {

@@ -4,7 +4,7 @@ import BirdWire
 import Foundation
 import Testing
 
-/// PROTOCOL.md B.7 and the secrets rule: no downgrade to plain text off loopback, TLS checks
+/// docs/PROTOCOL.md § Transport security and the secrets rule: no downgrade to plain text off loopback, TLS checks
 /// never skipped, secrets never in logs, the wire tap or errors.
 extension Integration {
     @Suite(.serialized) struct SecurityTests {
@@ -22,7 +22,7 @@ extension Integration {
             #expect(sockets.all.isEmpty, "no socket for \(host)")
             // connect() does not get around it, and reports the configuration error again.
             // (The first report, made before observers could be registered, is covered by
-            // CloseCodeMatrixTests' B.1 test.)
+            // CloseCodeMatrixTests' test of docs/PROTOCOL.md § States.)
             let mark = client.recorder.mark
             client.bird.connect()
             await client.bird.settle()

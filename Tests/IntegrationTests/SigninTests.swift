@@ -3,7 +3,7 @@ import BirdWire
 import Foundation
 import Testing
 
-/// PROTOCOL.md B.5 (sign-in across reconnects) against the sandbox's member endpoint.
+/// docs/PROTOCOL.md § Sign-in (sign-in across reconnects) against the sandbox's member endpoint.
 extension Integration {
     @Suite(.serialized) struct SigninTests {
         @Test("sign-in survives 10 reconnects; member events arrive after each; a failing member endpoint reaches onSigninError only")

@@ -3,7 +3,7 @@ import BirdWire
 import Foundation
 import Testing
 
-/// PROTOCOL.md B.4 over a real socket: a silent edge is noticed and replaced.
+/// docs/PROTOCOL.md § Liveness over a real socket: a silent edge is noticed and replaced.
 extension Integration {
     @Suite(.serialized) struct StaleConnectionTests {
         @Test("a silent edge: ping after the activity timeout, 4201 after the pong timeout, connected again")

@@ -109,7 +109,7 @@ public enum SignatureCheck: Sendable, Equatable {
 
 /// The requests the doctor sends to auth endpoints and the strings their answers sign.
 public enum AuthRequests {
-    /// The channel auth request of `dialect` (PROTOCOL.md A.1): content type and body.
+    /// The channel auth request of `dialect` (docs/PROTOCOL.md § Dialects): content type and body.
     public static func channel(_ dialect: Dialect, connectionId: String, channel: String) -> (String, [UInt8]) {
         switch dialect {
         case .bird:

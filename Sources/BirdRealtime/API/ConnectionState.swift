@@ -1,6 +1,6 @@
 import Foundation
 
-/// The six states of a connection (PROTOCOL.md B.1).
+/// The six states of a connection (docs/PROTOCOL.md § States).
 public enum ConnectionState: String, Sendable, CaseIterable, CustomStringConvertible {
     /// The client exists and has not opened a socket yet.
     case initialized

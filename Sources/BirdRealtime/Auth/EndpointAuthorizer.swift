@@ -1,6 +1,6 @@
 import Foundation
 
-/// Calls an auth endpoint in the form of the dialect (PROTOCOL.md A.1) and reads its answer.
+/// Calls an auth endpoint in the form of the dialect (docs/PROTOCOL.md § Dialects) and reads its answer.
 /// Every failure — refused, timeout, non-2xx, a body that is not JSON, a missing `auth` — is a
 /// ``RealtimeAuthError`` carrying the endpoint and the HTTP status (0 when there was none).
 struct EndpointAuthorizer: Sendable {

@@ -1,4 +1,4 @@
-/// Exponential backoff with full jitter (PROTOCOL.md B.3): attempt *n* (from 0) waits a uniformly
+/// Exponential backoff with full jitter (docs/PROTOCOL.md § Reconnection): attempt *n* (from 0) waits a uniformly
 /// random time in `[0, min(cap, base · 2ⁿ)]`. Pure: the random source is passed in.
 ///
 /// Total for any values: a negative `base` or `cap` counts as zero, any attempt number is

@@ -1,4 +1,4 @@
-/// The connection lifecycle (PROTOCOL.md B.1–B.4) as a value: each input is a mutating function
+/// The connection lifecycle (docs/PROTOCOL.md § States to § Liveness) as a value: each input is a mutating function
 /// that returns the actions a driver must perform. No sockets, clocks or queues inside — times
 /// come in as arguments and randomness through ``random``.
 struct ConnectionMachine: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Builds the socket URL and checks transport security (PROTOCOL.md A.2, B.7).
+/// Builds the socket URL and checks transport security (docs/PROTOCOL.md § Framing, § Transport security).
 enum ConnectionURL {
     /// The library version sent in the URL.
     static let libraryVersion = "0.1.0"

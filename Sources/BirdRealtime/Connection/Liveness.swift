@@ -1,4 +1,4 @@
-/// Ping/pong liveness (PROTOCOL.md B.4), pure: times are passed in as monotonic durations.
+/// Ping/pong liveness (docs/PROTOCOL.md § Liveness), pure: times are passed in as monotonic durations.
 ///
 /// Every inbound message counts as activity. Rather than re-arming a timer per message, the
 /// driver arms one check at `lastInbound + activityTimeout`; when it fires early (there was

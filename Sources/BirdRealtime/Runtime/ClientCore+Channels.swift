@@ -1,6 +1,6 @@
 import Foundation
 
-/// Subscriptions: subscribe, unsubscribe, authorization, timeouts, re-subscription (B.5).
+/// Subscribe, unsubscribe, authorization, timeouts, re-subscription (docs/PROTOCOL.md § Channels across reconnects).
 extension ClientCore {
     // MARK: - From any thread
 

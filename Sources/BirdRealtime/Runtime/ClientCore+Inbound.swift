@@ -1,4 +1,4 @@
-/// Routing of inbound protocol messages (PROTOCOL.md A.3, B.6).
+/// Routing of inbound protocol messages (docs/PROTOCOL.md § Server-to-client events, § Errors).
 extension ClientCore {
     func handleText(_ text: String) {
         if wantsWire { tap(.inbound, text) }

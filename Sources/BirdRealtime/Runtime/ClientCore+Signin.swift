@@ -1,4 +1,4 @@
-/// Member sign-in (PROTOCOL.md C "Identity", B.5): one shared request for concurrent callers,
+/// Member sign-in (docs/PROTOCOL.md § Sign-in): one shared request for concurrent callers,
 /// redone on every new connection once it succeeded, failures then on `onSigninError`.
 struct SigninState {
     enum Phase: Equatable {

@@ -1,6 +1,6 @@
 import BirdWire
 
-/// A sliding one-second window over a connection's client events (A.7: ≤ 10 per second).
+/// A sliding one-second window over a connection's client events (docs/PROTOCOL.md § Limits: ≤ 10 per second).
 struct ClientEventRateLimiter: Sendable {
     /// Events allowed in any one-second window.
     let perSecond: Int

@@ -1,7 +1,7 @@
 import BirdWire
 
 extension Edge {
-    /// A `client-` event: checked against A.7, then passed to the channel's other subscribers.
+    /// A `client-` event: checked against docs/PROTOCOL.md § Limits, then passed to the channel's other subscribers.
     func handleClientEvent(_ message: WireMessage, from connection: EdgeConnection) {
         if let problem = clientEventProblem(message, from: connection) {
             log("client event rejected \(connection.id): \(problem)")

@@ -1,6 +1,6 @@
 import BirdWire
 
-/// The state-only control calls (PROTOCOL.md D); restart and burst need timers and live in
+/// The state-only control calls (docs/PROTOCOL.md § Sandbox control API); restart and burst need timers and live in
 /// ``Sandbox``.
 extension Edge {
     /// Closes connection `id` with a close frame; false when there is no such connection.

@@ -2,7 +2,7 @@ import BirdWire
 import Foundation
 import WebSocket
 
-/// The control API (PROTOCOL.md D) as HTTP: routes `/sandbox/…` requests to the edge and to the
+/// docs/PROTOCOL.md § Sandbox control API as HTTP: routes `/sandbox/…` requests to the edge and to the
 /// sandbox's timed actions. Answers JSON. Loopback callers only (checked by the router).
 struct ControlAPI {
     let edge: Edge

@@ -5,7 +5,7 @@ import WebSocket
 let maxAPIBodyBytes = 256 * 1024
 
 extension Edge {
-    /// The server HTTP API (PROTOCOL.md A.6): `/apps/{app_id}/…`, plus `/users/{id}/terminate_connections`
+    /// docs/PROTOCOL.md § HTTP API of an edge: `/apps/{app_id}/…`, plus `/users/{id}/terminate_connections`
     /// as the official Python SDK sends it. Pusher's names in both dialects.
     func handleAPI(_ request: HTTPRequest) -> HTTPResponse {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
@@ -46,7 +46,7 @@ extension Edge {
 
     // MARK: Authentication
 
-    /// Why the request's signature is not acceptable, or nil when it is (A.5).
+    /// Why the request's signature is not acceptable, or nil when it is (docs/PROTOCOL.md § Signatures).
     func apiAuthProblem(_ request: HTTPRequest) -> String? {
         guard let key = request.queryValue("auth_key") else { return "missing auth_key" }
         guard key == configuration.appKey else { return "unknown auth_key" }

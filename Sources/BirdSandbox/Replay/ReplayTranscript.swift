@@ -66,7 +66,7 @@ public struct ReplayTranscript: Sendable, Equatable {
         public var mono: Double
         /// The 1-based line number in the file.
         public var line: Int
-        /// `previous` (a PROTOCOL.md B.1 state name).
+        /// `previous` (a state name of docs/PROTOCOL.md § States).
         public var previous: String
         /// `current`.
         public var current: String

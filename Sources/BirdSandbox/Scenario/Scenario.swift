@@ -58,7 +58,7 @@ public struct Scenario: Sendable, Equatable {
         case signedIn = "signed-in"
     }
 
-    /// What a step does; each maps onto one or more control calls of PROTOCOL.md D.
+    /// What a step does; each maps onto one or more control calls of docs/PROTOCOL.md § Sandbox control API.
     public enum Action: Sendable, Equatable {
         /// ``Sandbox/closeAll(code:reason:)``.
         case closeAll(code: Int, reason: String)

@@ -1,6 +1,6 @@
 import BirdWire
 
-/// The control calls of PROTOCOL.md D as Swift, for tests and tools that embed the sandbox.
+/// The control calls of docs/PROTOCOL.md § Sandbox control API as Swift, for tests and tools that embed the sandbox.
 /// Thread-safe; each returns after the edge acted.
 extension Sandbox {
     /// Every open connection, in order of arrival.

@@ -1,68 +1,76 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
+#endif
+#if canImport(CLinux)
+    import CLinux
 #endif
 
-/// epoll and eventfd for Swift on Linux. Glibc's Swift module map does not include
-/// `<sys/epoll.h>` or `<sys/eventfd.h>`, so the functions are looked up once with `dlsym`
-/// (C calling convention) and `struct epoll_event` is laid out by hand (packed on x86_64).
+/// epoll and eventfd for the event loop, from the system headers (`<sys/epoll.h>` and
+/// `<sys/eventfd.h>` through the `CLinux` module, since Glibc's Swift module carries neither):
+/// the functions are linked as usual and `struct epoll_event` has the layout Clang gives it.
 enum Epoll {
-    static let `in`: UInt32 = 0x001
-    static let out: UInt32 = 0x004
-    static let err: UInt32 = 0x008
-    static let hup: UInt32 = 0x010
-    static let ctlAdd: Int32 = 1
-    static let ctlDel: Int32 = 2
-    static let ctlMod: Int32 = 3
-    static let cloexec: Int32 = 0o2000000
-    static let eventfdNonBlock: Int32 = 0o4000
-    static let eventfdCloexec: Int32 = 0o2000000
+    /// Readable (`EPOLLIN`).
+    static let `in` = EPOLLIN.rawValue
+    /// Writable (`EPOLLOUT`).
+    static let out = EPOLLOUT.rawValue
+    /// An error on the descriptor (`EPOLLERR`; always reported).
+    static let err = EPOLLERR.rawValue
+    /// The peer hung up (`EPOLLHUP`; always reported).
+    static let hup = EPOLLHUP.rawValue
 
-    #if arch(x86_64)
-    /// `sizeof(struct epoll_event)`: packed on x86_64.
-    static let eventSize = 12
-    #else
-    static let eventSize = 16
-    #endif
-    /// Offset of `data` within `struct epoll_event`.
-    static let dataOffset = eventSize == 12 ? 4 : 8
+    /// Registers a descriptor (`EPOLL_CTL_ADD`).
+    static let ctlAdd = EPOLL_CTL_ADD
+    /// Removes a descriptor (`EPOLL_CTL_DEL`).
+    static let ctlDel = EPOLL_CTL_DEL
+    /// Changes a descriptor's events (`EPOLL_CTL_MOD`).
+    static let ctlMod = EPOLL_CTL_MOD
 
-    private typealias CreateFn = @convention(c) (Int32) -> Int32
-    private typealias CtlFn = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
-    private typealias WaitFn = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
-    private typealias EventfdFn = @convention(c) (UInt32, Int32) -> Int32
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
-            fatalError("WebSocket: libc has no \(name)")  // Linux always has it
-        }
-        return unsafeBitCast(pointer, to: type)
+    /// A new epoll instance, closed on exec; -1 (with `errno`) on failure.
+    static func create() -> Int32 {
+        epoll_create1(Int32(EPOLL_CLOEXEC))
     }
 
-    nonisolated(unsafe) private static let createFn = symbol("epoll_create1", as: CreateFn.self)
-    nonisolated(unsafe) private static let ctlFn = symbol("epoll_ctl", as: CtlFn.self)
-    nonisolated(unsafe) private static let waitFn = symbol("epoll_wait", as: WaitFn.self)
-    nonisolated(unsafe) private static let eventfdFn = symbol("eventfd", as: EventfdFn.self)
+    /// A new non-blocking eventfd counter starting at 0, closed on exec; -1 on failure.
+    static func eventfd() -> Int32 {
+        CLinux.eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+    }
 
-    static func create() -> Int32 { createFn(cloexec) }
-
-    static func eventfd() -> Int32 { eventfdFn(0, eventfdNonBlock | eventfdCloexec) }
-
+    /// `epoll_ctl`: watches `fd` for `events`, reporting `data` with each readiness.
     static func ctl(_ epfd: Int32, _ op: Int32, _ fd: Int32, events: UInt32, data: UInt64) -> Int32 {
-        var raw = (UInt64(0), UInt64(0))
-        return withUnsafeMutableBytes(of: &raw) { buffer in
-            buffer.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
-            buffer.storeBytes(of: data, toByteOffset: dataOffset, as: UInt64.self)
-            return ctlFn(epfd, op, fd, buffer.baseAddress)
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = data
+        return epoll_ctl(epfd, op, fd, &event)
+    }
+
+    /// `epoll_wait` into `events`: the number of entries filled (0 on timeout, -1 with `errno`).
+    /// `timeout` is in milliseconds; -1 waits until something is ready.
+    static func wait(_ epfd: Int32, into events: Events, timeout: Int32) -> Int32 {
+        epoll_wait(epfd, events.storage.baseAddress, events.capacity, timeout)
+    }
+
+    /// Room for the entries one `epoll_wait` may fill; allocate once per loop, deallocate when done.
+    struct Events {
+        fileprivate let storage: UnsafeMutableBufferPointer<epoll_event>
+
+        /// How many entries one wait may fill.
+        var capacity: Int32 { Int32(storage.count) }
+
+        /// Room for `capacity` entries (at least one, at most `Int32.max`).
+        init(capacity: Int) {
+            storage = .allocate(capacity: min(max(capacity, 1), Int(Int32.max)))
+            storage.initialize(repeating: epoll_event())
         }
-    }
 
-    static func wait(_ epfd: Int32, _ events: UnsafeMutableRawPointer, capacity: Int32, timeout: Int32) -> Int32 {
-        waitFn(epfd, events, capacity, timeout)
-    }
+        /// Frees the storage; the value must not be used afterwards.
+        func deallocate() {
+            storage.deallocate()
+        }
 
-    /// The events and data of the `i`th entry filled by `wait`.
-    static func entry(_ events: UnsafeMutableRawPointer, _ i: Int) -> (events: UInt32, data: UInt64) {
-        let base = events + i * eventSize
-        return (base.loadUnaligned(as: UInt32.self), base.loadUnaligned(fromByteOffset: dataOffset, as: UInt64.self))
+        /// The event bits and the registered data of entry `i` (below what `wait` returned).
+        subscript(i: Int) -> (events: UInt32, data: UInt64) {
+            let entry = storage[i]
+            return (entry.events, entry.data.u64)
+        }
     }
 }

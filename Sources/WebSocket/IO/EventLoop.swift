@@ -161,14 +161,13 @@ final class EventLoop: @unchecked Sendable {
     // MARK: The loop
 
     private func run() {
-        let capacity = 512
-        let events = UnsafeMutableRawPointer.allocate(byteCount: capacity * Epoll.eventSize, alignment: 8)
+        let events = Epoll.Events(capacity: 512)
         defer { events.deallocate() }
         while true {
-            let n = Epoll.wait(epfd, events, capacity: Int32(capacity), timeout: nextTimeoutMillis())
+            let n = Epoll.wait(epfd, into: events, timeout: nextTimeoutMillis())
             if n > 0 {
                 for i in 0..<Int(n) {
-                    let (bits, token) = Epoll.entry(events, i)
+                    let (bits, token) = events[i]
                     if token == 0 {
                         var value: UInt64 = 0
                         _ = read(wakeFD, &value, 8)
