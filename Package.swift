@@ -67,7 +67,9 @@ let package = Package(
             dependencies: ["WebSocket", "BirdWire", "BirdSandbox", "BirdRealtime", "BirdRealtimeTestSupport"]),
         // The fan-out load generator's pieces (bird-bench fanout): protocol and WebSocket layers as
         // values, one epoll thread for thousands of connections, percentiles.
-        .target(name: "BirdLoadGen", dependencies: ["BirdWire", "WebSocket"]),
+        .target(
+            name: "BirdLoadGen",
+            dependencies: ["BirdWire", "WebSocket", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "bird-bench", dependencies: ["BirdLoadGen", "BirdRealtime", "BirdSandbox", "BirdWire"]),
         // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drill.
         .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime"]),

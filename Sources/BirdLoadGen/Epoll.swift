@@ -1,60 +1,43 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+#if os(Linux)
+    import CLinux
+#endif
 
-/// epoll for the load generator. Glibc's Swift module map lacks `<sys/epoll.h>`, so, like the
-/// WebSocket module's own (internal) wrapper, the functions are looked up with `dlsym` and
-/// `struct epoll_event` is laid out by hand (packed on x86_64).
+/// epoll for the load generator, from the system headers (`<sys/epoll.h>` through the CLinux shim):
+/// the same functions, `struct epoll_event` and constants the WebSocket module's event loop uses.
+/// Events are read from a buffer of `epoll_event`s the caller allocates with ``allocateEvents(_:)``.
 enum Epoll {
-    static let `in`: UInt32 = 0x001
-    static let out: UInt32 = 0x004
-    static let err: UInt32 = 0x008
-    static let hup: UInt32 = 0x010
-    static let ctlAdd: Int32 = 1
-    static let ctlDel: Int32 = 2
-    static let ctlMod: Int32 = 3
+    static let `in` = UInt32(EPOLLIN.rawValue)
+    static let out = UInt32(EPOLLOUT.rawValue)
+    static let err = UInt32(EPOLLERR.rawValue)
+    static let hup = UInt32(EPOLLHUP.rawValue)
+    static let ctlAdd = EPOLL_CTL_ADD
+    static let ctlDel = EPOLL_CTL_DEL
+    static let ctlMod = EPOLL_CTL_MOD
 
-    #if arch(x86_64)
-        static let eventSize = 12
-    #else
-        static let eventSize = 16
-    #endif
-    static let dataOffset = eventSize == 12 ? 4 : 8
-
-    private typealias CreateFn = @convention(c) (Int32) -> Int32
-    private typealias CtlFn = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
-    private typealias WaitFn = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
-            fatalError("BirdLoadGen: libc has no \(name)")  // Linux always has it
-        }
-        return unsafeBitCast(pointer, to: type)
-    }
-
-    nonisolated(unsafe) private static let createFn = symbol("epoll_create1", as: CreateFn.self)
-    nonisolated(unsafe) private static let ctlFn = symbol("epoll_ctl", as: CtlFn.self)
-    nonisolated(unsafe) private static let waitFn = symbol("epoll_wait", as: WaitFn.self)
-
-    static func create() -> Int32 { createFn(0o2000000) }
+    static func create() -> Int32 { epoll_create1(Int32(EPOLL_CLOEXEC)) }
 
     @discardableResult
     static func ctl(_ epfd: Int32, _ op: Int32, _ fd: Int32, events: UInt32, data: UInt64) -> Int32 {
-        var raw = (UInt64(0), UInt64(0))
-        return withUnsafeMutableBytes(of: &raw) { buffer in
-            buffer.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
-            buffer.storeBytes(of: data, toByteOffset: dataOffset, as: UInt64.self)
-            return ctlFn(epfd, op, fd, buffer.baseAddress)
-        }
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = data
+        return epoll_ctl(epfd, op, fd, &event)
     }
 
-    static func wait(_ epfd: Int32, _ events: UnsafeMutableRawPointer, capacity: Int32, timeout: Int32) -> Int32 {
-        waitFn(epfd, events, capacity, timeout)
+    /// A buffer for `capacity` events (free it with `deallocate()`).
+    static func allocateEvents(_ capacity: Int) -> UnsafeMutablePointer<epoll_event> {
+        UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
     }
 
-    static func entry(_ events: UnsafeMutableRawPointer, _ i: Int) -> (events: UInt32, data: UInt64) {
-        let base = events + i * eventSize
-        return (base.loadUnaligned(as: UInt32.self), base.loadUnaligned(fromByteOffset: dataOffset, as: UInt64.self))
+    static func wait(_ epfd: Int32, _ events: UnsafeMutablePointer<epoll_event>, capacity: Int32, timeout: Int32) -> Int32 {
+        epoll_wait(epfd, events, capacity, timeout)
+    }
+
+    static func entry(_ events: UnsafeMutablePointer<epoll_event>, _ i: Int) -> (events: UInt32, data: UInt64) {
+        (events[i].events, events[i].data.u64)
     }
 }
 

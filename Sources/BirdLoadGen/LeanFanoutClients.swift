@@ -124,7 +124,7 @@ public final class LeanFanoutClients: @unchecked Sendable {
 
     private func run() {
         let capacity = 1024
-        let events = UnsafeMutableRawPointer.allocate(byteCount: capacity * Epoll.eventSize, alignment: 8)
+        let events = Epoll.allocateEvents(capacity)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer {
             events.deallocate()
