@@ -28,7 +28,9 @@ public struct ScriptRunner: Sendable {
 
     private struct Item: Sendable {
         var line: String
-        var command: ScriptCommand
+        /// The command, or why the line is not one (it fails when its turn comes, so the output
+        /// keeps the script's order).
+        var command: Result<ScriptCommand, CommandTextError>
     }
 
     private struct EventKey: Hashable, Sendable {
@@ -78,16 +80,10 @@ public struct ScriptRunner: Sendable {
     public mutating func input(line: String, at now: Duration) -> [Action] {
         let text = line.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, !isFinished else { return [] }
-        switch ScriptCommand.parse(text) {
-        case .failure(let error):
-            // A line that cannot be parsed fails now, in its place in the output.
-            failures += 1
-            return [.commandError(command: text, message: error.message)] + advance(at: now)
-        case .success(let command):
-            if case .wait(.event(let ch, let ev), _) = command { watched[EventKey(channel: ch, event: ev), default: 0] += 1 }
-            queue.append(Item(line: text, command: command))
-            return advance(at: now)
-        }
+        let command = ScriptCommand.parse(text)
+        if case .success(.wait(.event(let ch, let ev), _)) = command { watched[EventKey(channel: ch, event: ev), default: 0] += 1 }
+        queue.append(Item(line: text, command: command))
+        return advance(at: now)
     }
 
     /// The input ended (end of stdin).
@@ -126,9 +122,9 @@ public struct ScriptRunner: Sendable {
             let key = EventKey(channel: e.channel, event: e.event)
             if watched[key] != nil { lastSeen[key] = eventSeq }
         case .signinSucceeded:
-            if signinSent, let item = headItem, item.command == .run(.signin) { finishHead() }
+            if signinSent, let item = headItem, item.command == .success(.run(.signin)) { finishHead() }
         case .signinFailed(let message):
-            if signinSent, let item = headItem, item.command == .run(.signin) {
+            if signinSent, let item = headItem, item.command == .success(.run(.signin)) {
                 actions.append(fail(item, "sign-in failed: \(Redaction.scrub(message))"))
             }
         case .commandError:
@@ -150,7 +146,7 @@ public struct ScriptRunner: Sendable {
         guard !isFinished else { return [] }
         var actions: [Action] = []
         while let item = headItem {
-            if item.command == .run(.quit) {
+            if item.command == .success(.run(.quit)) {
                 removeHead()
                 continue
             }
@@ -173,7 +169,15 @@ public struct ScriptRunner: Sendable {
         while !isFinished, let item = headItem {
             if headSince == nil { headSince = now }
             let waited = now - (headSince ?? now)
+            let command: ScriptCommand
             switch item.command {
+            case .failure(let error):
+                actions.append(fail(item, error.message))
+                continue
+            case .success(let c):
+                command = c
+            }
+            switch command {
             case .run(.quit):
                 removeHead()
                 isFinished = true
@@ -266,7 +270,7 @@ public struct ScriptRunner: Sendable {
 
     private mutating func removeHead() {
         guard let item = headItem else { return }
-        if case .wait(.event(let ch, let ev), _) = item.command {
+        if case .success(.wait(.event(let ch, let ev), _)) = item.command {
             let key = EventKey(channel: ch, event: ev)
             let left = (watched[key] ?? 1) - 1
             if left > 0 { watched[key] = left } else { watched[key] = nil; lastSeen[key] = nil }
