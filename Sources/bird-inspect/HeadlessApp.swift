@@ -84,7 +84,9 @@ func runHeadless(options: InspectorOptions) -> Int32 {
             var events = 0, wire = 0
             for item in left {
                 switch item.payload {
-                case .message(.client(.event, _)): events += 1
+                case .message(.client(.dropped(let count, let w, _), _)):
+                    events += count
+                    wire += w
                 case .transcript(.wire, _): wire += 1
                 default: events += 1
                 }

@@ -237,30 +237,43 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// One ordered stream of the client's activity (state, retry, error, sign-in error, and with
-    /// `recording` the wire messages), plus every channel event.
+    /// `recording` the wire messages), plus every channel event. Registered before the session
+    /// does anything, so the library replays the connection from its `connecting`. Without a
+    /// recording the wire is not observed (a wire tap costs the library a redacted copy of every
+    /// message): the other kinds are registered together, which the library merges in the order
+    /// they happened just the same (docs/THREADING.md).
     private func observe(recording: Bool) {
-        client.onActivity { [weak self, inbox] activity in
-            switch activity {
-            case .stateChange(let change):
-                self?.post(.stateChanged(BirdInspector.StateChange(
-                    previous: Self.state(change.previous), current: Self.state(change.current),
-                    cause: Self.cause(change.cause), connectionId: change.connectionId,
-                    activityTimeout: change.activityTimeout)))
-            case .retryScheduled(let schedule):
-                self?.post(.retryScheduled(BirdInspector.RetrySchedule(
-                    delay: schedule.delay, attempt: schedule.attempt, cause: Self.cause(schedule.cause))))
-            case .error(let error):
-                self?.post(.error(ErrorReport(code: error.code, message: error.message, reason: error.reason)))
-            case .signinError(let error):
-                self?.post(.signinFailed(message: error.message))
-            case .wireMessage(let direction, let text):
-                if recording {
-                    inbox.post(transcript: .wire(direction: direction == .inbound ? .inbound : .outbound, text: text))
-                }
-            }
+        if recording {
+            client.onActivity { [weak self] in self?.handle($0, recording: true) }
+        } else {
+            client.onStateChange { [weak self] in self?.handle(.stateChange($0), recording: false) }
+            client.onRetryScheduled { [weak self] in self?.handle(.retryScheduled($0), recording: false) }
+            client.onError { [weak self] in self?.handle(.error($0), recording: false) }
+            client.onSigninError { [weak self] in self?.handle(.signinError($0), recording: false) }
         }
         client.onChannelEvent { [weak self] event in
             self?.channelEvent(event)
+        }
+    }
+
+    private func handle(_ activity: ClientActivity, recording: Bool) {
+        switch activity {
+        case .stateChange(let change):
+            post(.stateChanged(BirdInspector.StateChange(
+                previous: Self.state(change.previous), current: Self.state(change.current),
+                cause: Self.cause(change.cause), connectionId: change.connectionId,
+                activityTimeout: change.activityTimeout)))
+        case .retryScheduled(let schedule):
+            post(.retryScheduled(BirdInspector.RetrySchedule(
+                delay: schedule.delay, attempt: schedule.attempt, cause: Self.cause(schedule.cause))))
+        case .error(let error):
+            post(.error(ErrorReport(code: error.code, message: error.message, reason: error.reason)))
+        case .signinError(let error):
+            post(.signinFailed(message: error.message))
+        case .wireMessage(let direction, let text):
+            if recording {
+                inbox.post(transcript: .wire(direction: direction == .inbound ? .inbound : .outbound, text: text))
+            }
         }
     }
 

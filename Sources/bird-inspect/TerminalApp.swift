@@ -63,9 +63,17 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         while inbox.count > 0 && Date() < deadline { _ = drain() }
         let left = inbox.drain(limit: Int.max)
         if let recorder, !left.isEmpty {
-            let events = left.filter { if case .transcript = $0.payload { return false } else { return true } }.count
-            recorder.record(.client(.dropped(count: events, wire: left.count - events, since: Date())), at: Date(),
-                            instant: ContinuousClock.now)
+            var events = 0, wire = 0
+            for item in left {
+                switch item.payload {
+                case .message(.client(.dropped(let count, let w, _), _)):
+                    events += count
+                    wire += w
+                case .transcript: wire += 1
+                case .message: events += 1
+                }
+            }
+            recorder.record(.client(.dropped(count: events, wire: wire, since: Date())), at: Date(), instant: ContinuousClock.now)
             recorder.flush()
         }
         session.shutdown()
