@@ -431,126 +431,155 @@ p, lines = run(["--sandbox", "--jsonl"],
                "subscribe private-w\nwait subscribed private-w 10\nquit\n")
 check("wait connected / subscribed / members / state: all met, exit 0",
       p.returncode == 0 and not any(l.get("type") == "command_error" for l in lines), f"(exit {p.returncode}: {p.stdout[-400:]})")
-p, lines = run(["--sandbox", "--jsonl"], "wait event demo-orders never-sent 0.5\nwait state failed 0.2\nfrobnicate\n")
+p, lines = run(["--sandbox", "--jsonl"], "wait connected\nwait event demo-orders never-sent 0.5\nwait state failed 0.2\nfrobnicate\n")
 errors = [l.get("message", "") for l in lines if l.get("type") == "command_error"]
 check("waits that run out and a bad command: one command_error each, in order, and end of stdin exits 1",
       p.returncode == 1 and len(errors) == 3 and errors[0] == "no never-sent on demo-orders within 0.5 s"
       and errors[1].startswith("still connected after 0.2 s, not failed") and "unknown command" in errors[2],
       f"(exit {p.returncode}: {errors})")
 
+def section(name, body):
+    """Runs one group of checks; an exception (the binary failed early, say) is a failed check,
+    and the next group still runs."""
+    try:
+        body()
+    except Exception as error:  # noqa: BLE001 — reported as a failure, the script goes on
+        check(f"{name}: ran to the end", False, f"({type(error).__name__}: {error})")
+
+
 # The auth failure is named when it is known (the embedded sandbox's control API answers on the
 # port of the recording header, which --record puts first on stdout).
-AUTH_REC = os.path.join(TMP, "auth-failure.jsonl")
-s3 = Session("--sandbox", "--demo-rate", "0", "--wait-timeout", "1.5", "--record", AUTH_REC)
-head = s3.wait_for(lambda l: l.get("type") == "recording")
-port = head.get("port") if head else None
-s3.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "presence-demo")
-control(port, "auth-failure", {"status": 503})
-s3.send("subscribe presence-fail")
-s3.send("trigger presence-fail client-x {}")
-s3.send("quit")
-code = s3.finish()
-err = next((l for l in s3.lines if l.get("type") == "command_error"), {})
-check("… a trigger on a channel whose auth failed says why: subscription_error AuthError 503",
-      code == 1 and err.get("message") == "presence-fail not subscribed after 1.5 s: subscription_error AuthError 503",
-      f"(exit {code}: {err})")
+def section_auth():
+    AUTH_REC = os.path.join(TMP, "auth-failure.jsonl")
+    s3 = Session("--sandbox", "--demo-rate", "0", "--wait-timeout", "1.5", "--record", AUTH_REC)
+    head = s3.wait_for(lambda l: l.get("type") == "recording")
+    port = head.get("port") if head else None
+    s3.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "presence-demo")
+    control(port, "auth-failure", {"status": 503})
+    s3.send("subscribe presence-fail")
+    s3.send("trigger presence-fail client-x {}")
+    s3.send("quit")
+    code = s3.finish()
+    err = next((l for l in s3.lines if l.get("type") == "command_error"), {})
+    check("… a trigger on a channel whose auth failed says why: subscription_error AuthError 503",
+          code == 1 and err.get("message") == "presence-fail not subscribed after 1.5 s: subscription_error AuthError 503",
+          f"(exit {code}: {err})")
+
+
+section("auth-failure trigger", section_auth)
 
 # --- What was sent, byte for byte (issue 12). ---
-EXACT_REC = os.path.join(TMP, "exact.jsonl")
-s4 = Session("--sandbox", "--demo-rate", "0", "--record", EXACT_REC)
-head = s4.wait_for(lambda l: l.get("type") == "recording")
-port = head.get("port") if head else None
-s4.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "demo-orders")
-control(port, "publish", {"channel": "demo-orders", "event": "exact-object", "data": {"id": 9007199254740993, "b": 1, "a": 2}})
-# Python's json would read the number as an int and write it back exactly; send the text itself.
-req = urllib.request.Request(f"http://127.0.0.1:{port}/sandbox/publish", method="POST",
-                             headers={"Content-Type": "application/json"},
-                             data=b'{"channel":"demo-orders","event":"exact-text","data":"{ \\"id\\" : 9007199254740993,\\r\\n \\"b\\":1.50 }"}')
-urllib.request.urlopen(req, timeout=10).read()
-s4.wait_for(lambda l: l.get("type") == "event" and l.get("event") == "exact-text")
-s4.send("quit")
-s4.finish()
-object_line = next((r for r in s4.raw if '"event":"exact-object"' in r), "")
-text_line = next((r for r in s4.raw if '"event":"exact-text"' in r), "")
-check("a payload published as {\"id\":9007199254740993,\"b\":1,\"a\":2} is the JSONL data byte for byte",
-      '"data":{"id":9007199254740993,"b":1,"a":2}' in object_line, f"({object_line.strip()})")
-check("a payload's own spacing and digits are kept; raw CR/LF become spaces, the line stays one line",
-      text_line.endswith('"data":{ "id" : 9007199254740993,   "b":1.50 }}\n'), f"({text_line!r})")
-rp = subprocess.run([BIN, "--jsonl", "--replay", EXACT_REC, "--speed", "0"], capture_output=True, text=True, timeout=30)
-check("… and the recording and its replay carry the same bytes",
-      '"data":{"id":9007199254740993,"b":1,"a":2}' in rp.stdout and '"data":{ "id" : 9007199254740993,   "b":1.50 }' in rp.stdout)
+def section_exact():
+    EXACT_REC = os.path.join(TMP, "exact.jsonl")
+    s4 = Session("--sandbox", "--demo-rate", "0", "--record", EXACT_REC)
+    head = s4.wait_for(lambda l: l.get("type") == "recording")
+    port = head.get("port") if head else None
+    s4.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "demo-orders")
+    control(port, "publish", {"channel": "demo-orders", "event": "exact-object", "data": {"id": 9007199254740993, "b": 1, "a": 2}})
+    # Python's json would read the number as an int and write it back exactly; send the text itself.
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/sandbox/publish", method="POST",
+                                 headers={"Content-Type": "application/json"},
+                                 data=b'{"channel":"demo-orders","event":"exact-text","data":"{ \\"id\\" : 9007199254740993,\\r\\n \\"b\\":1.50 }"}')
+    urllib.request.urlopen(req, timeout=10).read()
+    s4.wait_for(lambda l: l.get("type") == "event" and l.get("event") == "exact-text")
+    s4.send("quit")
+    s4.finish()
+    object_line = next((r for r in s4.raw if '"event":"exact-object"' in r), "")
+    text_line = next((r for r in s4.raw if '"event":"exact-text"' in r), "")
+    check("a payload published as {\"id\":9007199254740993,\"b\":1,\"a\":2} is the JSONL data byte for byte",
+          '"data":{"id":9007199254740993,"b":1,"a":2}' in object_line, f"({object_line.strip()})")
+    check("a payload's own spacing and digits are kept; raw CR/LF become spaces, the line stays one line",
+          text_line.endswith('"data":{ "id" : 9007199254740993,   "b":1.50 }}\n'), f"({text_line!r})")
+    rp = subprocess.run([BIN, "--jsonl", "--replay", EXACT_REC, "--speed", "0"], capture_output=True, text=True, timeout=30)
+    check("… and the recording and its replay carry the same bytes",
+          '"data":{"id":9007199254740993,"b":1,"a":2}' in rp.stdout and '"data":{ "id" : 9007199254740993,   "b":1.50 }' in rp.stdout)
+
+
+section("exact payloads", section_exact)
 
 # --- A closed stdout ends the inspector cleanly (issue 13). ---
-PIPE_REC = os.path.join(TMP, "pipe.jsonl")
-sh = subprocess.run(["bash", "-c", f'"{BIN}" --jsonl --sandbox --duration 60 --record "{PIPE_REC}" </dev/null | head -1; '
-                                   'echo "rc=${PIPESTATUS[0]}"'], capture_output=True, text=True, timeout=30)
-out_lines = sh.stdout.splitlines()
-check("--jsonl | head -1: exits 0 when the reader goes (long before --duration), no crash",
-      len(out_lines) == 2 and out_lines[0].startswith("{") and out_lines[1] == "rc=0" and "Broken pipe" not in sh.stderr,
-      f"({sh.stdout!r} {sh.stderr[-300:]!r})")
-pipe_text = open(PIPE_REC, encoding="utf-8").read() if os.path.exists(PIPE_REC) else ""
-check("… and its recording is kept whole: every line JSON, ending in a newline",
-      pipe_text.endswith("\n") and all(json.loads(l) for l in pipe_text.splitlines()) and '"type":"recording"' in pipe_text)
-sh = subprocess.run(["bash", "-c", f'"{BIN}" --jsonl --replay "{REC}" --speed 1 | head -1; echo "rc=${{PIPESTATUS[0]}}"'],
-                    capture_output=True, text=True, timeout=30)
-check("--jsonl --replay | head -1: exits 0 (not killed by SIGPIPE)", sh.stdout.splitlines()[-1:] == ["rc=0"],
-      f"({sh.stdout!r} {sh.stderr[-300:]!r})")
+def section_pipe():
+    PIPE_REC = os.path.join(TMP, "pipe.jsonl")
+    sh = subprocess.run(["bash", "-c", f'"{BIN}" --jsonl --sandbox --duration 60 --record "{PIPE_REC}" </dev/null | head -1; '
+                                       'echo "rc=${PIPESTATUS[0]}"'], capture_output=True, text=True, timeout=30)
+    out_lines = sh.stdout.splitlines()
+    check("--jsonl | head -1: exits 0 when the reader goes (long before --duration), no crash",
+          len(out_lines) == 2 and out_lines[0].startswith("{") and out_lines[1] == "rc=0" and "Broken pipe" not in sh.stderr,
+          f"({sh.stdout!r} {sh.stderr[-300:]!r})")
+    pipe_text = open(PIPE_REC, encoding="utf-8").read() if os.path.exists(PIPE_REC) else ""
+    check("… and its recording is kept whole: every line JSON, ending in a newline",
+          pipe_text.endswith("\n") and all(json.loads(l) for l in pipe_text.splitlines()) and '"type":"recording"' in pipe_text)
+    sh = subprocess.run(["bash", "-c", f'"{BIN}" --jsonl --replay "{REC}" --speed 1 | head -1; echo "rc=${{PIPESTATUS[0]}}"'],
+                        capture_output=True, text=True, timeout=30)
+    check("--jsonl --replay | head -1: exits 0 (not killed by SIGPIPE)", sh.stdout.splitlines()[-1:] == ["rc=0"],
+          f"({sh.stdout!r} {sh.stderr[-300:]!r})")
+
+
+section("closed stdout", section_pipe)
 
 # --- SIGHUP stops --jsonl like SIGTERM: the recording is flushed and closed. ---
-HUP_REC = os.path.join(TMP, "hup.jsonl")
-s5 = Session("--sandbox", "--record", HUP_REC)
-s5.wait_for(lambda l: l.get("type") == "state" and l.get("current") == "connected")
-s5.proc.send_signal(signal.SIGHUP)
-try:
-    code = s5.proc.wait(timeout=15)
-except subprocess.TimeoutExpired:
-    s5.proc.kill()
-    code = None
-hup_text = open(HUP_REC, encoding="utf-8").read() if os.path.exists(HUP_REC) else ""
-check("SIGHUP ends --jsonl cleanly (exit 0, no command pending) with the recording whole",
-      code == 0 and hup_text.endswith("\n") and '"current":"connected"' in hup_text, f"(exit {code})")
+def section_hup():
+    HUP_REC = os.path.join(TMP, "hup.jsonl")
+    s5 = Session("--sandbox", "--record", HUP_REC)
+    s5.wait_for(lambda l: l.get("type") == "state" and l.get("current") == "connected")
+    s5.proc.send_signal(signal.SIGHUP)
+    try:
+        code = s5.proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        s5.proc.kill()
+        code = None
+    hup_text = open(HUP_REC, encoding="utf-8").read() if os.path.exists(HUP_REC) else ""
+    check("SIGHUP ends --jsonl cleanly (exit 0, no command pending) with the recording whole",
+          code == 0 and hup_text.endswith("\n") and '"current":"connected"' in hup_text, f"(exit {code})")
+
+
+section("SIGHUP", section_hup)
 
 # --- An inbox flood: events dropped are counted in a dropped line, none silently (issue 13). ---
 # The bound is lowered for the test; stdout is not read until 30,000 events have been published,
 # so the main loop is stuck writing and the client's deliveries overflow the inbox.
-env = dict(os.environ, BIRD_INSPECT_TEST_INBOX_LIMIT="100")
-s6 = Session("--sandbox", "--demo-rate", "0", "--record", os.path.join(TMP, "flood.jsonl"), env=env, read=False)
-first = [json.loads(s6.proc.stdout.readline())]
-port = first[0].get("port")
-while not any(l.get("type") == "subscribed" and l.get("channel") == "demo-orders" for l in first):
-    first.append(json.loads(s6.proc.stdout.readline()))
-BURST = 30000
-control(port, "burst", {"channel": "demo-orders", "event": "flood", "data": {"pad": "x" * 200}, "count": BURST, "rate": 0})
-fd = s6.proc.stdout.fileno()
-full_by = time.monotonic() + 30
+def section_flood():
+    env = dict(os.environ, BIRD_INSPECT_TEST_INBOX_LIMIT="100")
+    s6 = Session("--sandbox", "--demo-rate", "0", "--record", os.path.join(TMP, "flood.jsonl"), env=env, read=False)
+    first = [json.loads(s6.proc.stdout.readline())]
+    port = first[0].get("port")
+    while not any(l.get("type") == "subscribed" and l.get("channel") == "demo-orders" for l in first):
+        first.append(json.loads(s6.proc.stdout.readline()))
+    BURST = 30000
+    control(port, "burst", {"channel": "demo-orders", "event": "flood", "data": {"pad": "x" * 200}, "count": BURST, "rate": 0})
+    fd = s6.proc.stdout.fileno()
+    full_by = time.monotonic() + 30
 
 
-def pipe_bytes():
-    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+    def pipe_bytes():
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
-while pipe_bytes() < 60000 and time.monotonic() < full_by:
-    select.select([], [], [], 0.05)  # check the pipe's fill level again in 50 ms, up to the deadline
-check("flood: stdout filled up while nobody read it (the main loop is stuck writing)", pipe_bytes() >= 60000)
-s6.start_reading()
+    while pipe_bytes() < 60000 and time.monotonic() < full_by:
+        select.select([], [], [], 0.05)  # check the pipe's fill level again in 50 ms, up to the deadline
+    check("flood: stdout filled up while nobody read it (the main loop is stuck writing)", pipe_bytes() >= 60000)
+    s6.start_reading()
 
 
-def flood_accounted():
+    def flood_accounted():
+        seen = sum(1 for l in s6.lines if l.get("type") == "event" and l.get("event") == "flood")
+        dropped = sum(l.get("count", 0) for l in s6.lines if l.get("type") == "dropped")
+        return seen + dropped >= BURST
+
+
+    accounted = s6.wait_until(flood_accounted, 60)
+    s6.send("quit")
+    code = s6.finish(30)
     seen = sum(1 for l in s6.lines if l.get("type") == "event" and l.get("event") == "flood")
-    dropped = sum(l.get("count", 0) for l in s6.lines if l.get("type") == "dropped")
-    return seen + dropped >= BURST
+    drops = [l for l in s6.lines if l.get("type") == "dropped"]
+    dropped = sum(l.get("count", 0) for l in drops)
+    check("flood: events were dropped and every one is counted in a dropped {count, since} line",
+          accounted and dropped > 0 and seen + dropped == BURST and all("since" in l for l in drops),
+          f"(seen {seen}, dropped {dropped}, exit {code})")
+    check("flood: the run ends normally afterwards (exit 0)", code == 0, f"(exit {code})")
 
 
-accounted = s6.wait_until(flood_accounted, 60)
-s6.send("quit")
-code = s6.finish(30)
-seen = sum(1 for l in s6.lines if l.get("type") == "event" and l.get("event") == "flood")
-drops = [l for l in s6.lines if l.get("type") == "dropped"]
-dropped = sum(l.get("count", 0) for l in drops)
-check("flood: events were dropped and every one is counted in a dropped {count, since} line",
-      accounted and dropped > 0 and seen + dropped == BURST and all("since" in l for l in drops),
-      f"(seen {seen}, dropped {dropped}, exit {code})")
-check("flood: the run ends normally afterwards (exit 0)", code == 0, f"(exit {code})")
+section("inbox flood", section_flood)
 
 import shutil
 shutil.rmtree(TMP, ignore_errors=True)
