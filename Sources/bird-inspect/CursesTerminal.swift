@@ -51,7 +51,7 @@ final class CursesTerminal {
         let r = wget_wch(bird_stdscr(), &ch)
         if r == ERR { return .none }
         if r == KEY_CODE_YES {
-            switch Int32(ch) {
+            switch Int32(truncatingIfNeeded: ch) {
             case KEY_RESIZE:
                 previous = nil
                 return .resize(size)
