@@ -64,7 +64,9 @@ let package = Package(
         .executableTarget(name: "websocket-agent", dependencies: ["WebSocket"]),
         .executableTarget(
             name: "bird-fuzz",
-            dependencies: ["WebSocket", "BirdWire", "BirdSandbox", "BirdRealtime", "BirdRealtimeTestSupport"]),
+            dependencies: [
+                "WebSocket", "BirdWire", "BirdSandbox", "BirdRealtime", "BirdRealtimeTestSupport", "BirdInspector",
+            ]),
         // The fan-out load generator's pieces (bird-bench fanout): protocol and WebSocket layers as
         // values, one epoll thread for thousands of connections, percentiles.
         .target(

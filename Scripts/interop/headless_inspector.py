@@ -1,14 +1,22 @@
 #!/usr/bin/env python3
 """bird-inspect --jsonl against its embedded sandbox: a scripted stdin session whose JSON lines
-are checked (docs/PROTOCOL.md § Headless output), plus the exit codes and the absence of secrets."""
+are checked (docs/PROTOCOL.md § Headless output), plus the exit codes and the absence of secrets; scripts that wait
+for what they need (no sleep), payloads byte for byte, closed pipes, signals, an inbox flood.
+Every wait here is for an event, with a deadline; nothing sleeps to synchronise."""
+import fcntl
 import json
 import os
 import re
+import select
+import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
+import urllib.request
 
 # The binary: the first argument (Scripts/stages/65-headless), else $BIRD_INSPECT_BIN.
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BIRD_INSPECT_BIN", "")
@@ -29,40 +37,90 @@ def check(name, ok, detail=""):
 
 
 class Session:
-    def __init__(self, *args, env=None):
+    """bird-inspect --jsonl with stdin and stdout pipes; a reader thread collects the lines and
+    wakes waiters (a condition variable, so waiting never sleeps)."""
+
+    def __init__(self, *args, env=None, read=True):
         self.proc = subprocess.Popen([BIN, "--jsonl", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, env=env)
         self.lines = []
         self.raw = []
-        self.lock = threading.Lock()
+        self.eof = False
+        self.cond = threading.Condition()
+        if read:
+            self.start_reading()
+
+    def start_reading(self):
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
         for line in self.proc.stdout:
-            with self.lock:
+            with self.cond:
                 self.raw.append(line)
                 try:
                     self.lines.append(json.loads(line))
                 except ValueError:
                     self.lines.append({"type": "<not json>", "text": line})
+                self.cond.notify_all()
+        with self.cond:
+            self.eof = True
+            self.cond.notify_all()
 
     def send(self, command):
         self.proc.stdin.write(command + "\n")
         self.proc.stdin.flush()
 
+    def wait_until(self, condition, timeout=20):
+        """Waits until condition() is true (checked whenever a line arrives), for at most timeout s."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                result = condition()
+                if result or self.eof:
+                    return result
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return result
+                self.cond.wait(left)
+
     def wait_for(self, predicate, timeout=20):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            with self.lock:
-                for line in self.lines:
-                    if predicate(line):
-                        return line
-            time.sleep(0.05)
-        return None
+        return self.wait_until(lambda: next((l for l in self.lines if predicate(l)), None), timeout)
 
     def count(self, predicate):
-        with self.lock:
+        with self.cond:
             return sum(1 for line in self.lines if predicate(line))
+
+    def finish(self, timeout=20):
+        """Closes stdin and waits for the exit code (None when it did not exit in time)."""
+        try:
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return None
+
+
+def run(args, stdin_text="", timeout=60, env=None):
+    """Runs bird-inspect with a script on stdin; returns the process and its JSON lines."""
+    p = subprocess.run([BIN, *args], input=stdin_text, capture_output=True, text=True, timeout=timeout, env=env)
+    lines = []
+    for l in p.stdout.splitlines():
+        try:
+            lines.append(json.loads(l))
+        except ValueError:
+            lines.append({"type": "<not json>", "text": l})
+    return p, lines
+
+
+def control(port, call, body):
+    """POSTs a JSON body to the embedded sandbox's control API (http://127.0.0.1:PORT/sandbox/CALL)."""
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/sandbox/{call}", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as answer:
+        return json.loads(answer.read())
 
 
 s = Session("--sandbox", "--demo-rate", "20")
@@ -76,6 +134,8 @@ members = s.wait_for(lambda l: l.get("type") == "members" and l.get("channel") =
 check("presence roster arrives with our own id", members is not None and "inspector" in json.dumps(members.get("members")))
 event = s.wait_for(lambda l: l.get("type") == "event" and l.get("channel") == "demo-orders")
 check("app events arrive with decoded data", event is not None and isinstance(event.get("data"), dict))
+check("the connected line carries the negotiated activity timeout",
+      connected is not None and connected.get("activity_timeout_ms") == 120000, f"({connected})")
 check("every line has a millisecond UTC timestamp",
       all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", l.get("ts", "")) for l in list(s.lines)))
 
@@ -94,11 +154,14 @@ check("signin", s.wait_for(lambda l: l.get("type") == "signin" and l.get("member
 before = s.count(lambda l: l.get("type") == "state" and l.get("current") == "connected")
 s.send("drop")
 check("drop → unavailable", s.wait_for(lambda l: l.get("type") == "state" and l.get("current") == "unavailable") is not None)
-check("drop → a retry line with its delay", s.wait_for(lambda l: l.get("type") == "retry" and "in_ms" in l) is not None)
-deadline = time.time() + 40
-while time.time() < deadline and s.count(lambda l: l.get("type") == "state" and l.get("current") == "connected") <= before:
-    time.sleep(0.1)
-check("connected again after the drop", s.count(lambda l: l.get("type") == "state" and l.get("current") == "connected") > before)
+retry = s.wait_for(lambda l: l.get("type") == "retry" and "in_ms" in l)
+check("drop → a retry line with its delay and the library's attempt number (0 for the first)",
+      retry is not None and retry.get("attempt") == 0, f"({retry})")
+
+def connected_again():
+    return sum(1 for l in s.lines if l.get("type") == "state" and l.get("current") == "connected") > before
+
+check("connected again after the drop", s.wait_until(connected_again, 40))
 s.send("disconnect")
 check("disconnect", s.wait_for(lambda l: l.get("type") == "state" and l.get("current") == "disconnected") is not None)
 s.send("quit")
@@ -107,7 +170,8 @@ try:
 except subprocess.TimeoutExpired:
     s.proc.kill()
     code = None
-check("quit exits 0", code == 0, f"(exit {code})")
+check("quit exits 1: two commands of the session failed (a public-channel trigger, an unknown command)",
+      code == 1, f"(exit {code})")
 text = "".join(s.raw) + s.proc.stderr.read()
 check("no line is anything but JSON", all(l.get("type") != "<not json>" for l in s.lines))
 check("no secret or signature in the output",
@@ -158,7 +222,7 @@ rec = subprocess.Popen([BIN, "--jsonl", "--sandbox", "--scenario", "rate-limited
                         "--signin", "--auth-header", "Authorization: Bearer SECRETTOKEN",
                         "--record", REC, "--duration", "5"],
                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-time.sleep(2)
+# The trigger waits for its channel's subscription by itself (no sleep).
 rec.stdin.write('trigger private-rec client-rec {"x":1}\n')
 rec.stdin.flush()
 try:
@@ -346,6 +410,176 @@ check("bird-sandbox --replay: every recorded client message was matched (no mism
       "mismatch" not in rs_err and "segment 1/" in rs_err, rs_err[-400:])
 check("bird-sandbox --replay: the private channel was authorized and subscribed again",
       any(d.get("type") == "subscribed" and d.get("channel") == "private-replay" for d in replayed_lines))
+
+# --- Scripts wait for what they need (docs/INSPECTOR.md "Scripts on stdin"): no sleep anywhere. ---
+p, lines = run(["--sandbox", "--jsonl"], 'subscribe presence-x\ntrigger presence-x client-hi {"a":1}\nquit\n')
+types = [l.get("type") for l in lines]
+sent = next((l for l in lines if l.get("type") == "sent"), None)
+check("the issue's pipe with no sleep: subscribe, trigger, quit → a sent line with the data, exit 0",
+      p.returncode == 0 and sent is not None and sent.get("channel") == "presence-x" and sent.get("data") == {"a": 1}
+      and '"data":{"a":1}' in p.stdout and "command_error" not in types, f"(exit {p.returncode}: {p.stdout[-600:]})")
+sub_at = next((i for i, l in enumerate(lines) if l.get("type") == "subscribed" and l.get("channel") == "presence-x"), None)
+check("… the trigger ran once presence-x was subscribed", sub_at is not None and types.index("sent") > sub_at)
+
+p, lines = run(["--sandbox", "--jsonl", "--wait-timeout", "1"], 'trigger presence-nope client-hi {}\nquit\n')
+err = next((l for l in lines if l.get("type") == "command_error"), {})
+check("a trigger whose channel never subscribes: command_error after the wait timeout, exit 1",
+      p.returncode == 1 and err.get("message") == "presence-nope not subscribed after 1 s", f"(exit {p.returncode}: {err})")
+
+p, lines = run(["--sandbox", "--jsonl"],
+               "wait connected\nwait subscribed presence-demo\nwait members presence-demo 2\nwait state connected 5\n"
+               "subscribe private-w\nwait subscribed private-w 10\nquit\n")
+check("wait connected / subscribed / members / state: all met, exit 0",
+      p.returncode == 0 and not any(l.get("type") == "command_error" for l in lines), f"(exit {p.returncode}: {p.stdout[-400:]})")
+p, lines = run(["--sandbox", "--jsonl"], "wait connected\nwait event demo-orders never-sent 0.5\nwait state failed 0.2\nfrobnicate\n")
+errors = [l.get("message", "") for l in lines if l.get("type") == "command_error"]
+check("waits that run out and a bad command: one command_error each, in order, and end of stdin exits 1",
+      p.returncode == 1 and len(errors) == 3 and errors[0] == "no never-sent on demo-orders within 0.5 s"
+      and errors[1].startswith("still connected after 0.2 s, not failed") and "unknown command" in errors[2],
+      f"(exit {p.returncode}: {errors})")
+
+def section(name, body):
+    """Runs one group of checks; an exception (the binary failed early, say) is a failed check,
+    and the next group still runs."""
+    try:
+        body()
+    except Exception as error:  # noqa: BLE001 — reported as a failure, the script goes on
+        check(f"{name}: ran to the end", False, f"({type(error).__name__}: {error})")
+
+
+# The auth failure is named when it is known (the embedded sandbox's control API answers on the
+# port of the recording header, which --record puts first on stdout).
+def section_auth():
+    AUTH_REC = os.path.join(TMP, "auth-failure.jsonl")
+    s3 = Session("--sandbox", "--demo-rate", "0", "--wait-timeout", "1.5", "--record", AUTH_REC)
+    head = s3.wait_for(lambda l: l.get("type") == "recording")
+    port = head.get("port") if head else None
+    s3.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "presence-demo")
+    control(port, "auth-failure", {"status": 503})
+    s3.send("subscribe presence-fail")
+    s3.send("trigger presence-fail client-x {}")
+    s3.send("quit")
+    code = s3.finish()
+    err = next((l for l in s3.lines if l.get("type") == "command_error"), {})
+    check("… a trigger on a channel whose auth failed says why: subscription_error AuthError 503",
+          code == 1 and err.get("message") == "presence-fail not subscribed after 1.5 s: subscription_error AuthError 503",
+          f"(exit {code}: {err})")
+
+
+section("auth-failure trigger", section_auth)
+
+# --- What was sent, byte for byte (issue 12). ---
+def section_exact():
+    EXACT_REC = os.path.join(TMP, "exact.jsonl")
+    s4 = Session("--sandbox", "--demo-rate", "0", "--record", EXACT_REC)
+    head = s4.wait_for(lambda l: l.get("type") == "recording")
+    port = head.get("port") if head else None
+    s4.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "demo-orders")
+    control(port, "publish", {"channel": "demo-orders", "event": "exact-object", "data": {"id": 9007199254740993, "b": 1, "a": 2}})
+    # Python's json would read the number as an int and write it back exactly; send the text itself.
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/sandbox/publish", method="POST",
+                                 headers={"Content-Type": "application/json"},
+                                 data=b'{"channel":"demo-orders","event":"exact-text","data":"{ \\"id\\" : 9007199254740993,\\r\\n \\"b\\":1.50 }"}')
+    urllib.request.urlopen(req, timeout=10).read()
+    s4.wait_for(lambda l: l.get("type") == "event" and l.get("event") == "exact-text")
+    s4.send("quit")
+    s4.finish()
+    object_line = next((r for r in s4.raw if '"event":"exact-object"' in r), "")
+    text_line = next((r for r in s4.raw if '"event":"exact-text"' in r), "")
+    check("a payload published as {\"id\":9007199254740993,\"b\":1,\"a\":2} is the JSONL data byte for byte",
+          '"data":{"id":9007199254740993,"b":1,"a":2}' in object_line, f"({object_line.strip()})")
+    check("a payload's own spacing and digits are kept; raw CR/LF become spaces, the line stays one line",
+          text_line.endswith('"data":{ "id" : 9007199254740993,   "b":1.50 }}\n'), f"({text_line!r})")
+    rp = subprocess.run([BIN, "--jsonl", "--replay", EXACT_REC, "--speed", "0"], capture_output=True, text=True, timeout=30)
+    check("… and the recording and its replay carry the same bytes",
+          '"data":{"id":9007199254740993,"b":1,"a":2}' in rp.stdout and '"data":{ "id" : 9007199254740993,   "b":1.50 }' in rp.stdout)
+
+
+section("exact payloads", section_exact)
+
+# --- A closed stdout ends the inspector cleanly (issue 13). ---
+def section_pipe():
+    PIPE_REC = os.path.join(TMP, "pipe.jsonl")
+    sh = subprocess.run(["bash", "-c", f'"{BIN}" --jsonl --sandbox --duration 60 --record "{PIPE_REC}" </dev/null | head -1; '
+                                       'echo "rc=${PIPESTATUS[0]}"'], capture_output=True, text=True, timeout=30)
+    out_lines = sh.stdout.splitlines()
+    check("--jsonl | head -1: exits 0 when the reader goes (long before --duration), no crash",
+          len(out_lines) == 2 and out_lines[0].startswith("{") and out_lines[1] == "rc=0" and "Broken pipe" not in sh.stderr,
+          f"({sh.stdout!r} {sh.stderr[-300:]!r})")
+    pipe_text = open(PIPE_REC, encoding="utf-8").read() if os.path.exists(PIPE_REC) else ""
+    check("… and its recording is kept whole: every line JSON, ending in a newline",
+          pipe_text.endswith("\n") and all(json.loads(l) for l in pipe_text.splitlines()) and '"type":"recording"' in pipe_text)
+    sh = subprocess.run(["bash", "-c", f'"{BIN}" --jsonl --replay "{REC}" --speed 1 | head -1; echo "rc=${{PIPESTATUS[0]}}"'],
+                        capture_output=True, text=True, timeout=30)
+    check("--jsonl --replay | head -1: exits 0 (not killed by SIGPIPE)", sh.stdout.splitlines()[-1:] == ["rc=0"],
+          f"({sh.stdout!r} {sh.stderr[-300:]!r})")
+
+
+section("closed stdout", section_pipe)
+
+# --- SIGHUP stops --jsonl like SIGTERM: the recording is flushed and closed. ---
+def section_hup():
+    HUP_REC = os.path.join(TMP, "hup.jsonl")
+    s5 = Session("--sandbox", "--record", HUP_REC)
+    s5.wait_for(lambda l: l.get("type") == "state" and l.get("current") == "connected")
+    s5.proc.send_signal(signal.SIGHUP)
+    try:
+        code = s5.proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        s5.proc.kill()
+        code = None
+    hup_text = open(HUP_REC, encoding="utf-8").read() if os.path.exists(HUP_REC) else ""
+    check("SIGHUP ends --jsonl cleanly (exit 0, no command pending) with the recording whole",
+          code == 0 and hup_text.endswith("\n") and '"current":"connected"' in hup_text, f"(exit {code})")
+
+
+section("SIGHUP", section_hup)
+
+# --- An inbox flood: events dropped are counted in a dropped line, none silently (issue 13). ---
+# The bound is lowered for the test; stdout is not read until 30,000 events have been published,
+# so the main loop is stuck writing and the client's deliveries overflow the inbox.
+def section_flood():
+    env = dict(os.environ, BIRD_INSPECT_TEST_INBOX_LIMIT="100")
+    s6 = Session("--sandbox", "--demo-rate", "0", "--record", os.path.join(TMP, "flood.jsonl"), env=env, read=False)
+    first = [json.loads(s6.proc.stdout.readline())]
+    port = first[0].get("port")
+    while not any(l.get("type") == "subscribed" and l.get("channel") == "demo-orders" for l in first):
+        first.append(json.loads(s6.proc.stdout.readline()))
+    BURST = 30000
+    control(port, "burst", {"channel": "demo-orders", "event": "flood", "data": {"pad": "x" * 200}, "count": BURST, "rate": 0})
+    fd = s6.proc.stdout.fileno()
+    full_by = time.monotonic() + 30
+
+
+    def pipe_bytes():
+        return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
+    while pipe_bytes() < 60000 and time.monotonic() < full_by:
+        select.select([], [], [], 0.05)  # check the pipe's fill level again in 50 ms, up to the deadline
+    check("flood: stdout filled up while nobody read it (the main loop is stuck writing)", pipe_bytes() >= 60000)
+    s6.start_reading()
+
+
+    def flood_accounted():
+        seen = sum(1 for l in s6.lines if l.get("type") == "event" and l.get("event") == "flood")
+        dropped = sum(l.get("count", 0) for l in s6.lines if l.get("type") == "dropped")
+        return seen + dropped >= BURST
+
+
+    accounted = s6.wait_until(flood_accounted, 60)
+    s6.send("quit")
+    code = s6.finish(30)
+    seen = sum(1 for l in s6.lines if l.get("type") == "event" and l.get("event") == "flood")
+    drops = [l for l in s6.lines if l.get("type") == "dropped"]
+    dropped = sum(l.get("count", 0) for l in drops)
+    check("flood: events were dropped and every one is counted in a dropped {count, since} line",
+          accounted and dropped > 0 and seen + dropped == BURST and all("since" in l for l in drops),
+          f"(seen {seen}, dropped {dropped}, exit {code})")
+    check("flood: the run ends normally afterwards (exit 0)", code == 0, f"(exit {code})")
+
+
+section("inbox flood", section_flood)
 
 import shutil
 shutil.rmtree(TMP, ignore_errors=True)

@@ -50,6 +50,9 @@ public struct InspectorOptions: Sendable, Equatable {
     public var replay: String?
     /// `--speed X` with `--replay`: playback speed (0: no waits).
     public var speed: Double = 1
+    /// `--wait-timeout S` with `--jsonl`: how long a script command waits for what it needs
+    /// (a trigger for its channel, a sign-in, a `wait` without its own timeout).
+    public var waitTimeout: Double = 10
 
     /// Defaults.
     public init() {}
@@ -106,7 +109,7 @@ public enum Arguments {
                             [--ca-file F] [--auth-endpoint URL] [--auth-header 'Name: value']...
                             [--member-auth-endpoint URL] [--dialect bird|pusher] [--subscribe CH]...
                             [--signin] [--sandbox-control URL] [--scenario NAME|FILE]
-                            [--demo-rate N] [--jsonl] [--record FILE]
+                            [--demo-rate N] [--jsonl] [--wait-timeout S] [--record FILE]
                             [--duration S] [--log-size N]
                bird-inspect --replay FILE [--speed X] [--jsonl] [--duration S] [--log-size N]
                bird-inspect doctor [--sandbox | --app-key K …] [--channel NAME]… [--timeout S] [--json]
@@ -136,15 +139,23 @@ public enum Arguments {
           --scenario NAME|FILE      with --sandbox: play a fault scenario (edge-restart, flaky-network,
                                     over-capacity, terminated-member, stale-connection, auth-outage,
                                     rate-limited-client-events, or a JSON file) (BIRD_SCENARIO)
-          --demo-rate N             demo events per second with --sandbox, default 3 (BIRD_DEMO_RATE)
-          --jsonl                   headless: JSON lines on stdout, commands on stdin (BIRD_JSONL=1)
-          --duration S              exit after S seconds (BIRD_DURATION)
-          --log-size N              event log entries kept, default 10000 (BIRD_LOG_SIZE)
+          --demo-rate N             demo events per second with --sandbox, 0–10000, default 3 (BIRD_DEMO_RATE)
+          --jsonl                   headless: JSON lines on stdout, a script of commands on stdin, run
+                                    in order, each when what it needs exists (BIRD_JSONL=1); exit 0 when
+                                    every command succeeded, 1 when one failed (a command_error line)
+          --wait-timeout S          with --jsonl: how long a command waits for what it needs and a
+                                    wait's default timeout, 0.1–86400, default 10 (BIRD_WAIT_TIMEOUT)
+          --duration S              exit after S seconds, 0.001–1000000000 (BIRD_DURATION)
+          --log-size N              event log entries kept, 1–10000000, default 10000 (BIRD_LOG_SIZE)
           --record FILE             also write a recording of the session to FILE (docs/RECORDING.md;
                                     secrets redacted); with --jsonl stdout carries the same lines (BIRD_RECORD)
           --replay FILE             play a recording: no client, no network (BIRD_REPLAY)
-          --speed X                 with --replay: playback speed, default 1; 0 plays without waiting (BIRD_SPEED)
+          --speed X                 with --replay: playback speed, 0.001–10000, default 1; 0 plays without
+                                    waiting (BIRD_SPEED)
           --help, --version
+
+        exit codes: 0 ok (with --jsonl: every command succeeded, or stdout was closed), 1 a command
+        failed (--jsonl) or the session / recording could not start, 2 a bad flag or no terminal
         """
 
     /// Parses arguments (without the program name) over `environment`; flags win over BIRD_*.
@@ -197,11 +208,12 @@ public enum Arguments {
                 case "--scenario": o.scenario = try value()
                 case "--demo-rate": o.demoRate = try number(try value(), flag, min: 0, max: 10_000)
                 case "--jsonl": try noValue(); o.jsonl = true
+                case "--wait-timeout": o.waitTimeout = try number(try value(), flag, min: 0.1, max: 86_400)
                 case "--duration": o.duration = try number(try value(), flag, min: 0.001, max: 1e9)
                 case "--log-size": o.logSize = try integer(try value(), flag, min: 1, max: 10_000_000)
                 case "--record": o.record = try path(try value(), flag)
                 case "--replay": o.replay = try path(try value(), flag)
-                case "--speed": o.speed = try number(try value(), flag, min: 0, max: 1_000_000)
+                case "--speed": o.speed = try speed(try value(), flag)
                 default:
                     throw ArgumentError(flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
                 }
@@ -246,7 +258,8 @@ public enum Arguments {
         if let n = env["BIRD_LOG_SIZE"], !n.isEmpty { o.logSize = try integer(n, "BIRD_LOG_SIZE", min: 1, max: 10_000_000) }
         if let f = env["BIRD_RECORD"], !f.isEmpty { o.record = f }
         if let f = env["BIRD_REPLAY"], !f.isEmpty { o.replay = f }
-        if let x = env["BIRD_SPEED"], !x.isEmpty { o.speed = try number(x, "BIRD_SPEED", min: 0, max: 1_000_000) }
+        if let x = env["BIRD_SPEED"], !x.isEmpty { o.speed = try speed(x, "BIRD_SPEED") }
+        if let t = env["BIRD_WAIT_TIMEOUT"], !t.isEmpty { o.waitTimeout = try number(t, "BIRD_WAIT_TIMEOUT", min: 0.1, max: 86_400) }
     }
 
     /// Flags that make no sense with `--replay` (it has no client and no network).
@@ -309,8 +322,27 @@ public enum Arguments {
     }
 
     static func number(_ s: String, _ name: String, min: Double, max: Double) throws -> Double {
-        guard let n = Double(s), n.isFinite, n >= min, n <= max else { throw ArgumentError("\(name) must be a number ≥ \(min), not “\(s)”") }
+        guard let n = Double(s), n.isFinite, n >= min, n <= max else {
+            throw ArgumentError("\(name) must be a number from \(plain(min)) to \(plain(max)), not “\(s)”")
+        }
         return n
+    }
+
+    /// The slowest replay speed above 0 (slower ones would make waits of centuries).
+    public static let minSpeed = 0.001
+    /// The fastest replay speed other than 0 (no waits).
+    public static let maxSpeed = 10_000.0
+
+    static func speed(_ s: String, _ name: String) throws -> Double {
+        guard let n = Double(s), n.isFinite, n == 0 || (n >= minSpeed && n <= maxSpeed) else {
+            throw ArgumentError("\(name) must be 0 (no waits) or a number from \(plain(minSpeed)) to \(plain(maxSpeed)), not “\(s)”")
+        }
+        return n
+    }
+
+    /// A bound as people write it: "10000", "0.001", "1000000000".
+    static func plain(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Checked.int(x)) : String(x)
     }
 
     static func url(_ s: String, _ name: String) throws -> String {
@@ -340,6 +372,19 @@ public enum Arguments {
         // Never echo the value: it is usually a token.
         guard let colon = s.firstIndex(of: ":"), !s[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ArgumentError("--auth-header must look like 'Name: value'")
+        }
+        // A CR or LF would end the header line early (and was silently not sent); other control
+        // characters are no better. Tabs are allowed in the value.
+        if s.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            throw ArgumentError("--auth-header must be one line: it contains a CR or LF (value not shown)")
+        }
+        if s.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            throw ArgumentError("--auth-header contains a control character (value not shown)")
+        }
+        let name = s[..<colon].trimmingCharacters(in: .whitespaces)
+        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        guard name.allSatisfy({ token.contains($0) }) else {
+            throw ArgumentError("--auth-header name “\(name)” is not an HTTP header name")
         }
         return s
     }

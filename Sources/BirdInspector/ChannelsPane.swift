@@ -1,12 +1,46 @@
 // The Channels pane: each channel with kind, status, events received and member count.
 
 extension Inspector {
-    static func statusText(_ status: ChannelStatus, wide: Bool) -> (String, ColorRole) {
-        switch status {
+    /// A channel row's status, saying what will happen given the connection: "waiting for
+    /// reconnect" only while a retry is coming (unavailable, or connecting again); after
+    /// `disconnect` or a refusal nothing reconnects, and the row says so.
+    static func statusText(_ channel: ChannelInfo, _ model: Model, wide: Bool) -> (String, ColorRole) {
+        let state = model.connection.state
+        switch channel.status {
         case .subscribed: return (wide ? "✓ subscribed" : "✓", .good)
-        case .subscribing: return (wide ? "… subscribing" : "…", .warn)
-        case .waitingForReconnect: return (wide ? "⟳ waiting for reconnect" : "⟳", .warn)
         case .failed(let f): return (wide ? "✗ " + f.type + (f.status.map { " \($0)" } ?? "") : "✗", .bad)
+        case .subscribing, .waitingForReconnect:
+            if state == .disconnected { return (wide ? "○ not reconnecting" : "○", .dim) }
+            if state == .failed { return (wide ? "○ failed, no retry" : "○", .bad) }
+            if channel.status == .waitingForReconnect && state != .connected {
+                return (wide ? "⟳ waiting for reconnect" : "⟳", .warn)
+            }
+            return (wide ? "… subscribing" : "…", .warn)
+        }
+    }
+
+    /// The Members pane's note about a roster that is not live, or nil when it is: what will
+    /// happen next, never a promise nothing will keep.
+    static func rosterNote(_ channel: ChannelInfo, _ model: Model) -> (text: String, showMembers: Bool)? {
+        let c = model.connection
+        switch c.state {
+        case .disconnected:
+            return ("not reconnecting: disconnected" + (model.replay == nil ? " — press c to connect" : ""), true)
+        case .failed:
+            let code = c.lastCause?.closeCode ?? c.lastClose?.code
+            return ("failed\(code.map { " \($0)" } ?? ""): no retry" + (model.replay == nil ? " — press c to connect" : ""), true)
+        default:
+            break
+        }
+        switch channel.status {
+        case .subscribed: return nil
+        case .failed(let f):
+            let what = f.type == "AuthError" ? "auth failed" : f.type
+            return ("\(what)\(f.status.map { " \($0)" } ?? ""): members unknown", false)
+        case .waitingForReconnect:
+            return ("(stale: waiting for reconnect)", true)
+        case .subscribing:
+            return ("(not subscribed yet)", true)
         }
     }
 
@@ -33,11 +67,7 @@ extension Inspector {
             let ch = model.channels[index]
             let y = inner.y + row
             let selected = index == model.selectedChannel
-            var (status, role) = statusText(ch.status, wide: wide)
-            let state = model.connection.state
-            if ch.status == .waitingForReconnect, state == .disconnected || state == .failed {
-                (status, role) = (wide ? "○ idle until connect" : "○", .dim)
-            }
+            let (status, role) = statusText(ch, model, wide: wide)
             var counts = inner.width >= 30 ? "\(ch.events) ev" : "\(ch.events)"
             if wide, ch.kind == .presence { counts += " · \(ch.members.count) mem" }
             if wide, let n = ch.connectionCount { counts += " · \(n) conn" }

@@ -144,7 +144,8 @@ public struct ChannelEvent: Sendable, Equatable {
     public var channel: String
     /// Event name.
     public var event: String
-    /// The data as raw JSON text (or raw text when not JSON); nil when absent.
+    /// The data exactly as received (the library's `payload.text`: JSON text, or any text when
+    /// not JSON); nil when absent.
     public var data: String?
     /// The sender of a client event on a presence channel.
     public var memberId: String?
@@ -205,6 +206,9 @@ public enum ClientEvent: Sendable, Equatable {
     case error(ErrorReport)
     case sent(channel: String, event: String, data: String?)
     case commandError(command: String, message: String)
+    /// The inspector fell behind: `count` channel events (and `wire` recording lines) that
+    /// arrived from `since` on were dropped, not shown, printed or recorded (not a client callback).
+    case dropped(count: Int, wire: Int, since: Date)
 
     /// The channel this event concerns, if any.
     public var channel: String? {

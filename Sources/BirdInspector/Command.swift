@@ -65,7 +65,7 @@ public enum CommandText {
             guard parts.count >= 3 else { return .failure(.init("usage: trigger CHANNEL EVENT [JSON]")) }
             let data = parts.count == 4 ? parts[3] : nil
             if let problem = ChannelRules.eventProblem(parts[2]) { return .failure(.init(problem)) }
-            if let data, !JSONText.isValid(data) { return .failure(.init("invalid JSON data")) }
+            if let data, !PayloadText.isJSON(data) { return .failure(.init("invalid JSON data")) }
             return .success(.trigger(channel: parts[1], event: parts[2], data: data))
         case "signin": return noArgs(.signin)
         case "signout": return noArgs(.signout)
@@ -73,6 +73,7 @@ public enum CommandText {
         case "connect": return noArgs(.connect)
         case "drop": return noArgs(.drop)
         case "quit", "q", "exit": return noArgs(.quit)
+        case "wait": return .failure(.init("wait … is for scripts on stdin (--jsonl): \(ScriptCommand.waitUsage)"))
         default: return .failure(.init("unknown command \(verb) (try: \(usage))"))
         }
     }

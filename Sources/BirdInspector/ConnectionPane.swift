@@ -35,16 +35,20 @@ extension Inspector {
         // Backoff countdown.
         if c.state == .unavailable, let next = c.nextAttemptAt {
             let left = max(0, next.timeIntervalSince(model.now))
-            let attempt = (c.attempt ?? 0) + 1
             var row: [(String, CellStyle)] = [("retry: ", label),
-                                             ("attempt \(attempt) in \(TimeText.duration(left))", CellStyle(.warn, bold: true))]
+                                             (RetryText.label(attempt: c.attempt ?? 0, delay: left), CellStyle(.warn, bold: true))]
             if let total = c.retryDelay?.seconds, total > 0, width >= 40 {
                 let cells = 10
-                let done = Int((Double(cells) * (1 - left / total)).rounded(.down))
+                let done = Checked.int(Double(cells) * (1 - left / total), .down)
                 row.append(("  ▕" + String(repeating: "█", count: min(cells, max(0, done)))
                             + String(repeating: "░", count: cells - min(cells, max(0, done))) + "▏", CellStyle(.warn)))
             }
             lines.append(row)
+        }
+
+        // Events the inspector could not keep up with (never silent).
+        if model.dropped.events > 0 || model.dropped.wire > 0 {
+            wrapped("", DroppedText.text(count: model.dropped.events, wire: model.dropped.wire), CellStyle(.warn, bold: true))
         }
 
         // Cause of the last transition, and the last close code.
@@ -76,9 +80,11 @@ extension Inspector {
         var edge = "\(model.config.host):\(model.config.port) · TLS \(model.config.tls ? "on" : "off") · \(model.config.dialect)"
         if let note = model.config.edgeNote { edge += " · \(note)" }
         lines.append([("edge: ", label), (edge, .plain)])
-        let activity = c.activityTimeout.map { min($0, model.config.activityTimeout) } ?? model.config.activityTimeout
+        // The activity timeout in force: the library's negotiated value (the handshake's when lower)
+        // once connected; until then the option.
+        let activity = c.activityTimeout.map { TimeText.seconds($0) } ?? "\(TimeText.seconds(model.config.activityTimeout)) (option)"
         lines.append([("timeouts: ", label),
-                      ("activity \(TimeText.seconds(activity)) · pong \(TimeText.seconds(model.config.pongTimeout))", .plain)])
+                      ("activity \(activity) · pong \(TimeText.seconds(model.config.pongTimeout))", .plain)])
         return lines
     }
 

@@ -1,13 +1,14 @@
 // docs/PROTOCOL.md § Headless output: one JSON object per line for `--jsonl` and for recordings (docs/RECORDING.md).
 // The inverse (a line back into a `ClientEvent`) is in JSONLinesDecoding.swift.
 
+import BirdWire
 import Foundation
 
 /// Encodes client events as the headless mode's JSON lines (secrets redacted).
 public enum JSONLines {
     /// The full line: `{"ts":"…","type":"…",…}`; in a recording `mono_ms` follows `ts`.
     public static func line(_ event: ClientEvent, at time: Date, monoMs: Double? = nil) -> String {
-        var head = ["\"ts\":" + JSONText.quote(TimeText.iso(time))]
+        var head = ["\"ts\":" + TimeText.iso(time).jsonQuoted]
         if let monoMs { head.append("\"mono_ms\":" + Transcript.monoText(monoMs)) }
         return "{" + (head + fields(event)).joined(separator: ",") + "}"
     }
@@ -34,18 +35,17 @@ public enum JSONLines {
         case .error: return "error"
         case .sent: return "sent"
         case .commandError: return "command_error"
+        case .dropped: return "dropped"
         }
     }
 
-    private static func s(_ key: String, _ value: String) -> String { "\"\(key)\":" + JSONText.quote(value) }
+    private static func s(_ key: String, _ value: String) -> String { "\"\(key)\":" + value.jsonQuoted }
     private static func n(_ key: String, _ value: Int) -> String { "\"\(key)\":\(value)" }
     private static func raw(_ key: String, _ json: String) -> String { "\"\(key)\":" + json }
 
-    /// JSON text for raw data: valid JSON is kept (redacted, compact, not unwrapped); anything
-    /// else becomes a JSON string.
-    static func value(_ text: String) -> String {
-        JSONText.isValid(text) ? JSONText.compact(text, unwrapStrings: false) : JSONText.quote(Redaction.scrub(text))
-    }
+    /// JSON text for data as received: valid JSON embedded as sent, anything else as a JSON string
+    /// (`PayloadText.embedded`).
+    static func value(_ text: String) -> String { PayloadText.embedded(text) }
 
     private static func fields(_ event: ClientEvent) -> [String] {
         var f = [s("type", type(event))]
@@ -57,8 +57,9 @@ public enum JSONLines {
                 f.append(s("cause", Redaction.scrub(cause.text)))
                 if let code = cause.closeCode { f.append(n("close_code", code)) }
             }
+            if let timeout = c.activityTimeout { f.append(n("activity_timeout_ms", Checked.milliseconds(timeout))) }
         case .retryScheduled(let r):
-            f += [n("in_ms", Int((r.delay.seconds * 1000).rounded())), n("attempt", r.attempt)]
+            f += [n("in_ms", Checked.milliseconds(r.delay)), n("attempt", r.attempt)]
             f.append(r.cause.map { s("cause", Redaction.scrub($0.text)) } ?? raw("cause", "null"))
         case .subscribed(let ch):
             f.append(s("channel", ch))
@@ -73,7 +74,7 @@ public enum JSONLines {
             if let m = e.memberId { f.append(s("member_id", m)) }
         case .membersSnapshot(let ch, let members, let me):
             f.append(s("channel", ch))
-            let items = members.sorted { $0.id < $1.id }.map { JSONText.quote($0.id) + ":" + ($0.info.map(value) ?? "null") }
+            let items = members.sorted { $0.id < $1.id }.map { $0.id.jsonQuoted + ":" + ($0.info.map(value) ?? "null") }
             f.append(raw("members", "{" + items.joined(separator: ",") + "}"))
             if let me { f.append(s("my_id", me)) }
         case .memberAdded(let ch, let m):
@@ -91,10 +92,14 @@ public enum JSONLines {
             if let code = r.code { f.append(n("code", code)) }
             f.append(s("message", Redaction.scrub(r.message)))
             if let reason = r.reason { f.append(s("reason", Redaction.scrub(reason))) }
-        case .sent(let ch, let ev, _):
-            f += [s("channel", ch), s("event", ev)]
+        case .sent(let ch, let ev, let data):
+            f += [s("channel", ch), s("event", ev), raw("data", data.map(value) ?? "null")]
         case .commandError(let command, let message):
             f += [s("command", Redaction.scrub(command)), s("message", Redaction.scrub(message))]
+        case .dropped(let count, let wire, let since):
+            f.append(n("count", count))
+            if wire > 0 { f.append(n("wire", wire)) }
+            f.append(s("since", TimeText.iso(since)))
         }
         return f
     }

@@ -1,27 +1,27 @@
 // The inverse of JSONLines: a line of docs/PROTOCOL.md § Headless output (from a recording) back into a `ClientEvent`.
 //
 // Lossy by design (the line never carried it, or carried it redacted):
-// - `state`: the activity timeout; `retry`: a delay finer than a millisecond;
-// - `signin`: the member info; `sent`: the data;
-// - data, member info: come back compact and redacted; raw (non-JSON) event data comes back as a
-//   JSON string; JSON `null` data comes back as no data;
+// - `retry`: a delay finer than a millisecond; `signin`: the member info;
+// - data, member info: come back as the exact JSON text embedded in the line (so as received,
+//   unless a secret was redacted); raw (non-JSON) data comes back as its JSON string; JSON `null`
+//   data comes back as no data;
 // - `members`: the roster comes back sorted by id (as written);
 // - causes: a cause whose text matches one of the fixed sentences comes back as that case;
 //   `.other` text comes back as `.other`; a text with a close code that is no longer a known
 //   sentence comes back as `.recorded(text:closeCode:)`.
 
+import BirdWire
 import Foundation
 
 extension JSONLines {
     /// The event an E line holds, or nil when the line is not an E type or lacks a required key.
     public static func decode(line: String) -> ClientEvent? {
-        guard case .object(let members)? = JSONText.parse(line) else { return nil }
-        return decode(members)
+        guard case .object(let object)? = try? JSONValue(parsing: line) else { return nil }
+        return decode(Fields(object, text: line))
     }
 
-    /// The event an E line's members hold (any extra keys, such as `ts` and `mono_ms`, ignored).
-    public static func decode(_ members: [JSONMember]) -> ClientEvent? {
-        let f = Fields(members)
+    /// The event an E line's fields hold (any extra keys, such as `ts` and `mono_ms`, ignored).
+    static func decode(_ f: Fields) -> ClientEvent? {
         guard let type = f.string("type") else { return nil }
         switch type {
         case "state":
@@ -29,10 +29,11 @@ extension JSONLines {
                   let current = f.string("current").flatMap(ConnectionState.init(rawValue:))
             else { return nil }
             let cause = f.string("cause").map { Self.cause(text: $0, closeCode: f.int("close_code")) }
+            let timeout = f.int("activity_timeout_ms").flatMap { (0...Checked.maxRecordedMs).contains($0) ? Duration.milliseconds($0) : nil }
             return .stateChanged(StateChange(previous: previous, current: current, cause: cause,
-                                             connectionId: f.string("connection_id")))
+                                             connectionId: f.string("connection_id"), activityTimeout: timeout))
         case "retry":
-            guard let ms = f.int("in_ms"), let attempt = f.int("attempt") else { return nil }
+            guard let ms = f.int("in_ms"), (0...Checked.maxRecordedMs).contains(ms), let attempt = f.int("attempt") else { return nil }
             return .retryScheduled(RetrySchedule(delay: .milliseconds(ms), attempt: attempt,
                                                  cause: f.string("cause").map { Self.cause(text: $0, closeCode: nil) }))
         case "subscribed":
@@ -47,10 +48,16 @@ extension JSONLines {
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
             return .event(ChannelEvent(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id")))
         case "members":
-            guard let ch = f.string("channel"), case .object(let roster)? = f.node("members") else { return nil }
-            let list = roster.map { m -> PresenceMember in
-                if case .null = m.value { return PresenceMember(id: m.key) }
-                return PresenceMember(id: m.key, info: JSONText.compact(m.value))
+            guard let ch = f.string("channel"), let rosterText = f.json("members"),
+                  let roster = JSONValue.memberRanges(in: rosterText)
+            else { return nil }
+            let bytes = Array(rosterText.utf8)
+            var seen: [String: Int] = [:]
+            var list: [PresenceMember] = []
+            for m in roster {
+                let text = String(decoding: bytes[m.value], as: UTF8.self)
+                let member = PresenceMember(id: m.key, info: text == "null" ? nil : text)
+                if let i = seen[m.key] { list[i] = member } else { seen[m.key] = list.count; list.append(member) }
             }
             return .membersSnapshot(channel: ch, members: list, myId: f.string("my_id"))
         case "member_added":
@@ -73,10 +80,14 @@ extension JSONLines {
             return .error(ErrorReport(code: f.int("code"), message: message, reason: f.string("reason")))
         case "sent":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
-            return .sent(channel: ch, event: name, data: nil)
+            return .sent(channel: ch, event: name, data: f.json("data"))
         case "command_error":
             guard let command = f.string("command"), let message = f.string("message") else { return nil }
             return .commandError(command: command, message: message)
+        case "dropped":
+            guard let count = f.int("count"), count >= 0, let since = f.string("since").flatMap(TimeText.parseISO)
+            else { return nil }
+            return .dropped(count: count, wire: max(0, f.int("wire") ?? 0), since: since)
         default:
             return nil
         }
@@ -106,42 +117,40 @@ extension JSONLines {
     }
 }
 
-/// Typed access to a JSON object's members (the last of repeated keys wins).
+/// Typed access to a JSON line's members (the last of repeated keys wins), and the exact text of
+/// a member's value in the line.
 struct Fields {
-    private var map: [String: JSONNode] = [:]
+    let object: JSONObject
+    /// The line's text, for `json(_:)`; nil when the fields were not read from text.
+    let text: String?
 
-    init(_ members: [JSONMember]) {
-        for m in members { map[m.key] = m.value }
+    init(_ object: JSONObject, text: String? = nil) {
+        self.object = object
+        self.text = text
     }
 
-    func node(_ key: String) -> JSONNode? { map[key] }
+    func node(_ key: String) -> JSONValue? { object[key] }
 
-    func string(_ key: String) -> String? {
-        if case .string(let s)? = map[key] { return s }
-        return nil
-    }
+    func string(_ key: String) -> String? { object[key]?.stringValue }
 
-    func number(_ key: String) -> Double? {
-        if case .number(let n)? = map[key] { return Double(n) }
-        return nil
-    }
+    /// A number as a `Double` (finite; JSON cannot spell anything else).
+    func number(_ key: String) -> Double? { object[key]?.doubleValue }
 
+    /// An integral number within ±9·10¹⁵, exactly (`1.5` and `1e300` are not integers here).
     func int(_ key: String) -> Int? {
-        guard case .number(let n)? = map[key] else { return nil }
-        if let i = Int(n) { return i }
-        guard let d = Double(n), d.isFinite, abs(d) < 1e15 else { return nil }
-        return Int(d.rounded())
+        guard let i = object[key]?.intValue, Double(i.magnitude) <= Checked.intLimit else { return nil }
+        return i
     }
 
-    func bool(_ key: String) -> Bool? {
-        if case .bool(let b)? = map[key] { return b }
-        return nil
-    }
+    func bool(_ key: String) -> Bool? { object[key]?.boolValue }
 
-    /// A value as compact JSON text; nil when absent or `null`.
+    /// A value's JSON text exactly as it stands in the line (the last occurrence of a repeated
+    /// key); its compact form when the fields have no text. Nil when absent or `null`.
     func json(_ key: String) -> String? {
-        guard let node = map[key] else { return nil }
-        if case .null = node { return nil }
-        return JSONText.compact(node)
+        guard let value = object[key], !value.isNull else { return nil }
+        guard let text, let members = JSONValue.memberRanges(in: text),
+              let range = members.last(where: { $0.key == key })?.value
+        else { return value.description }
+        return String(decoding: Array(text.utf8)[range], as: UTF8.self)
     }
 }

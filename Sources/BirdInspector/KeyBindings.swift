@@ -9,7 +9,7 @@ public enum Action: String, Sendable, CaseIterable {
     case filter, pause, follow, detail, nextPane, previousPane, commandLine, help, quit
     case up, down, pageUp, pageDown, top
     // Overlays and prompts.
-    case close, bottom, choose, submit, cancel, erase, clear
+    case close, bottom, choose, submit, cancel, erase, clear, toggleRaw
     // Replay (`--replay FILE`).
     case playPause, step, nextState, faster, slower
 }
@@ -107,7 +107,7 @@ public enum KeyBindings {
         .init(.main, [.char("p")], .pause, "pause", "Pause the event log / follow it again", footer: true),
         .init(.main, [.char("G"), .end], .follow, "follow", "Go live: follow the newest events",
               unavailable: { m in !m.paused && m.selectedSeq == nil ? "already following" : nil }),
-        .init(.main, [.enter], .detail, "detail", "Open the selected log entry with pretty-printed JSON", footer: true,
+        .init(.main, [.enter], .detail, "detail", "Open the selected log entry: its data pretty-printed (r: raw)", footer: true,
               unavailable: { m in Inspector.selectedEntry(m) == nil ? (m.filter.isEmpty ? "the log is empty" : "no entry matches the filter") : nil }),
         .init(.main, [.tab], .nextPane, "pane", "Focus the next pane", footer: true),
         .init(.main, [.backTab], .previousPane, "prev pane", "Focus the previous pane"),
@@ -140,6 +140,8 @@ public enum KeyBindings {
         .init(.detail, [.pageDown], .pageDown, "page down", "Page down"),
         .init(.detail, [.home], .top, "top", "Go to the top"),
         .init(.detail, [.end], .bottom, "bottom", "Go to the bottom"),
+        .init(.detail, [.char("r")], .toggleRaw, "raw / pretty",
+              "Show the data exactly as received (raw text) / pretty-printed again", footer: true),
 
         // Help overlay.
         .init(.help, [.escape, .char("?"), .char("q")], .close, "close", "Close the help", footer: true),

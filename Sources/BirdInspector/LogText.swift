@@ -24,6 +24,7 @@ public enum LogText {
         case .error: return "✗ error"
         case .sent(_, let event, _): return "→ \(event)"
         case .commandError: return "✗ command"
+        case .dropped: return "✗ dropped"
         }
     }
 
@@ -31,7 +32,7 @@ public enum LogText {
     public static func summary(_ event: ClientEvent) -> String {
         switch event {
         case .event(let e):
-            let data = e.data.map { JSONText.compact($0) } ?? ""
+            let data = e.data.map(PayloadText.oneLine) ?? ""
             if let m = e.memberId { return "from \(m) · \(data)" }
             return data
         case .stateChanged(let c):
@@ -40,7 +41,7 @@ public enum LogText {
             if let id = c.connectionId, c.current == .connected { s += " · id \(id)" }
             return s
         case .retryScheduled(let r):
-            var s = "attempt \(r.attempt + 1) in \(TimeText.duration(r.delay.seconds))"
+            var s = RetryText.label(attempt: r.attempt, delay: r.delay.seconds)
             if let cause = r.cause { s += " · \(cause.text)" }
             return s
         case .subscribed: return "subscription succeeded"
@@ -52,7 +53,7 @@ public enum LogText {
             return s
         case .membersSnapshot(_, let members, let me):
             return "\(members.count) member\(members.count == 1 ? "" : "s")" + (me.map { " · me \($0)" } ?? "")
-        case .memberAdded(_, let m): return m.id + (m.info.map { " " + JSONText.compact($0) } ?? "")
+        case .memberAdded(_, let m): return m.id + (m.info.map { " " + PayloadText.oneLine($0) } ?? "")
         case .memberRemoved(_, let id): return id
         case .connectionCount(_, let n): return "\(n) connection\(n == 1 ? "" : "s")"
         case .signinSucceeded(let id, _): return "signed in as \(id)"
@@ -62,8 +63,10 @@ public enum LogText {
             s += Redaction.scrub(r.message)
             if let reason = r.reason, !reason.isEmpty { s += " — \(reason)" }
             return s
-        case .sent(_, _, let data): return "sent" + (data.map { " " + JSONText.compact($0) } ?? "")
+        case .sent(_, _, let data): return "sent" + (data.map { " " + PayloadText.oneLine($0) } ?? "")
         case .commandError(let command, let message): return "\(command): \(message)"
+        case .dropped(let count, let wire, let since):
+            return DroppedText.text(count: count, wire: wire) + " since \(TimeText.clock(since))"
         }
     }
 
@@ -81,6 +84,7 @@ public enum LogText {
         case .subscribed, .membersSnapshot, .memberAdded, .memberRemoved, .connectionCount, .signinSucceeded: return .info
         case .subscriptionError, .signinFailed, .error, .commandError: return .bad
         case .sent: return .sent
+        case .dropped: return .warn
         }
     }
 
@@ -88,7 +92,7 @@ public enum LogText {
     public static func matches(_ entry: LogEntry, _ filter: String) -> Bool {
         if filter.isEmpty { return true }
         let e = entry.event
-        for text in [channel(e), name(e), rawData(e) ?? summary(e)] where text.range(of: filter, options: .caseInsensitive) != nil {
+        for text in [channel(e), name(e), rawData(e) ?? entry.summary] where text.range(of: filter, options: .caseInsensitive) != nil {
             return true
         }
         if case .event(let ev) = e, let m = ev.memberId, m.range(of: filter, options: .caseInsensitive) != nil { return true }
@@ -104,10 +108,14 @@ public enum LogText {
         }
     }
 
-    /// The detail view's body: pretty JSON of the event's data, or of the entry as a JSONL record.
-    public static func detailLines(_ entry: LogEntry) -> (lines: [String], valid: Bool) {
-        if let data = rawData(entry.event) { return JSONText.pretty(data) }
+    /// The detail view's body: the event's data pretty-printed from the text received (or that
+    /// text as it came, `raw`), or the entry as its JSON line.
+    public static func detailLines(_ entry: LogEntry, raw: Bool = false) -> (lines: [String], valid: Bool) {
+        if let data = rawData(entry.event) {
+            return raw ? (PayloadText.rawLines(data), PayloadText.isJSON(data)) : PayloadText.pretty(data)
+        }
         if case .event = entry.event { return (["(no data)"], true) }
-        return JSONText.pretty(JSONLines.body(entry.event))
+        let line = JSONLines.body(entry.event)
+        return raw ? (PayloadText.rawLines(line), true) : PayloadText.pretty(line)
     }
 }

@@ -23,12 +23,15 @@ extension Inspector {
                  style: CellStyle(.accent, bold: true))
         var rows = inner.height - 1
         var y = inner.y + 1
-        if channel.status != .subscribed {
-            let note = channel.status == .waitingForReconnect ? "(stale: waiting for reconnect)" : "(not subscribed yet)"
-            grid.put(note, x: inner.x, y: y, maxWidth: inner.width, style: CellStyle(.warn))
-            y += 1
-            rows -= 1
+        if let note = rosterNote(channel, model) {
+            for part in DisplayWidth.wrap(note.text, width: max(1, inner.width)).prefix(max(0, rows)) {
+                grid.put(part, x: inner.x, y: y, maxWidth: inner.width, style: CellStyle(.warn))
+                y += 1
+                rows -= 1
+            }
+            if !note.showMembers { return }
         }
+        guard rows > 0 else { return }
         if channel.members.isEmpty {
             if rows > 0 { grid.put("no members", x: inner.x, y: y, maxWidth: inner.width, style: CellStyle(.dim)) }
             return
@@ -39,7 +42,7 @@ extension Inspector {
             var segments: [(String, CellStyle)] = [(me ? "★ " : "• ", CellStyle(me ? .accent : .dim, bold: me)),
                                                   (member.id, CellStyle(me ? .accent : .normal, bold: me))]
             if me { segments.append((" (you)", CellStyle(.accent))) }
-            if let info = member.info { segments.append(("  " + JSONText.compact(info), CellStyle(.dim))) }
+            if let info = member.info { segments.append(("  " + PayloadText.oneLine(info), CellStyle(.dim))) }
             putLine(segments, x: inner.x, y: y + row, width: inner.width, &grid)
         }
     }

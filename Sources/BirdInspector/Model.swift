@@ -150,7 +150,8 @@ public enum Mode: Sendable, Equatable {
     case normal
     case prompt(Prompt)
     case help(scroll: Int)
-    case detail(seq: Int, scroll: Int)
+    /// The detail view of log entry `seq`; `raw` shows the data exactly as received.
+    case detail(seq: Int, scroll: Int, raw: Bool)
     case closeMenu(selected: Int)
 }
 
@@ -202,6 +203,9 @@ public struct Model: Sendable {
     public var quitting = false
     /// Playback state with `--replay FILE` (nil in a live session).
     public var replay: ReplayState?
+    /// Channel events the inspector dropped because it fell behind (`dropped` lines), and when
+    /// the last drop began.
+    public var dropped = DroppedTally()
 
     /// A fresh model.
     public init(config: InspectorConfig = InspectorConfig(), now: Date = Date(timeIntervalSince1970: 0),
@@ -222,4 +226,17 @@ public struct Model: Sendable {
 
     /// Index of a channel by name.
     public func channelIndex(_ name: String) -> Int? { channels.firstIndex { $0.name == name } }
+}
+
+/// What the inspector dropped because it fell behind (the inbox was full).
+public struct DroppedTally: Sendable, Equatable {
+    /// Channel events dropped so far.
+    public var events = 0
+    /// Recording `wire` lines dropped so far.
+    public var wire = 0
+    /// When the last run of drops began.
+    public var lastSince: Date?
+
+    /// Nothing dropped.
+    public init() {}
 }

@@ -46,8 +46,9 @@ extension Inspector {
         }
     }
 
-    static func drawDetail(_ model: Model, seq: Int, scroll: Int, _ grid: inout Grid) {
-        let rect = overlay(&grid, width: grid.size.width, height: grid.size.height - 1, title: "Detail", label: "seq \(seq) · Esc closes")
+    static func drawDetail(_ model: Model, seq: Int, scroll: Int, raw: Bool, _ grid: inout Grid) {
+        let rect = overlay(&grid, width: grid.size.width, height: grid.size.height - 1, title: raw ? "Detail — raw" : "Detail",
+                           label: "seq \(seq) · r \(raw ? "pretty" : "raw") · Esc closes")
         let inner = rect.inner
         let width = inner.width - 1
         guard let entry = model.log.entry(seq: seq) else {
@@ -61,9 +62,11 @@ extension Inspector {
         if let ch = entry.event.channel { lines.append([("channel  ", label), (ch, CellStyle(.accent))]) }
         lines.append([("event    ", label), (LogText.name(entry.event), CellStyle(LogText.role(entry.event), bold: true))])
         if case .event(let e) = entry.event, let m = e.memberId { lines.append([("from     ", label), (m, .plain)]) }
-        let (body, valid) = LogText.detailLines(entry)
-        if case .event = entry.event {
-            lines.append([("data     ", label), (valid ? "JSON" : "not valid JSON — shown raw", CellStyle(valid ? .dim : .warn))])
+        let (body, valid) = LogText.detailLines(entry, raw: raw)
+        if LogText.rawData(entry.event) != nil {
+            let what = raw ? (valid ? "JSON, exactly as received" : "not valid JSON — exactly as received")
+                : (valid ? "JSON, pretty-printed (numbers and key order as received)" : "not valid JSON — shown raw")
+            lines.append([("data     ", label), (what, CellStyle(valid ? .dim : .warn))])
         }
         lines.append([])
         for line in body {

@@ -1,5 +1,7 @@
 // Secrets never reach the screen: auth values, signatures and tokens are replaced before display.
 
+import BirdWire
+
 /// Redaction of secrets in text shown by the inspector.
 public enum Redaction {
     /// What a redacted value shows as.
@@ -18,6 +20,40 @@ public enum Redaction {
         guard let colon = value.lastIndex(of: ":") else { return false }
         let hex = value[value.index(after: colon)...]
         return hex.count == 64 && hex.allSatisfy(\.isHexDigit)
+    }
+
+    /// `value` with its secrets replaced by the placeholder — every value under a secret key, every
+    /// string shaped like a signature — or nil when it holds none (so callers keep the exact text).
+    public static func redacted(_ value: JSONValue) -> JSONValue? {
+        switch value {
+        case .string(let s):
+            return looksSecret(s) ? .string(placeholder) : nil
+        case .array(let items):
+            var changed = false
+            let out = items.map { item -> JSONValue in
+                guard let r = redacted(item) else { return item }
+                changed = true
+                return r
+            }
+            return changed ? .array(out) : nil
+        case .object(let object):
+            var out = object
+            var changed = false
+            for (key, member) in object {
+                if isSecretKey(key) {
+                    if member != .string(placeholder) {
+                        out[key] = .string(placeholder)
+                        changed = true
+                    }
+                } else if let r = redacted(member) {
+                    out[key] = r
+                    changed = true
+                }
+            }
+            return changed ? .object(out) : nil
+        case .null, .bool, .number:
+            return nil
+        }
     }
 
     /// Raw (possibly invalid JSON) text with signatures and `"auth": "…"`-style values replaced.

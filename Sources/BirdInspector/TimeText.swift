@@ -6,7 +6,7 @@ import Foundation
 public enum TimeText {
     /// "12:34:56.789" at `utcOffsetSeconds` from UTC.
     public static func clock(_ date: Date, utcOffsetSeconds: Int = 0) -> String {
-        let ms = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) + utcOffsetSeconds * 1000
+        let ms = Checked.int(date.timeIntervalSince1970 * 1000, .down) + utcOffsetSeconds * 1000
         let dayMs = ((ms % 86_400_000) + 86_400_000) % 86_400_000
         let h = dayMs / 3_600_000, m = dayMs / 60_000 % 60, s = dayMs / 1000 % 60, f = dayMs % 1000
         return "\(two(h)):\(two(m)):\(two(s)).\(three(f))"
@@ -19,7 +19,7 @@ public enum TimeText {
 
     /// UTC ISO-8601 with milliseconds: "2024-05-01T12:34:56.789Z".
     public static func iso(_ date: Date) -> String {
-        let ms = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let ms = Checked.int(date.timeIntervalSince1970 * 1000, .down)
         var days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
         // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
         days += 719_468
@@ -74,10 +74,11 @@ public enum TimeText {
         return Date(timeIntervalSince1970: seconds)
     }
 
-    /// "2m 03s", "1h 02m", "45s", "0.4s".
+    /// "2m 03s", "1h 02m", "45s", "0.4s" (NaN and negative durations read 0.0s).
     public static func duration(_ seconds: Double) -> String {
+        guard seconds > 0 else { return "0.0s" }
         if seconds < 10 { return String(format: "%.1fs", max(0, seconds)) }
-        let s = Int(seconds)
+        let s = Checked.int(seconds, .down)
         if s < 60 { return "\(s)s" }
         if s < 3600 { return "\(s / 60)m \(two(s % 60))s" }
         return "\(s / 3600)h \(two(s / 60 % 60))m"
@@ -86,7 +87,7 @@ public enum TimeText {
     /// A whole-second duration: "120s".
     public static func seconds(_ d: Duration) -> String {
         let s = d.seconds
-        return s == s.rounded() ? "\(Int(s))s" : String(format: "%.1fs", s)
+        return s == s.rounded() ? "\(Checked.int(s))s" : String(format: "%.1fs", s)
     }
 
     private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -1,6 +1,7 @@
 // docs/RECORDING.md, version 1: the lines a recording is made of (header, client events, wire
 // and auth entries), written here; read back in TranscriptReader.swift.
 
+import BirdWire
 import Foundation
 
 /// Which way a protocol message went.
@@ -67,11 +68,8 @@ public struct AuthRecord: Sendable, Equatable {
 
     /// `channel_name` from a JSON (bird) or form-encoded (pusher) auth request body.
     static func channelName(in body: String) -> String? {
-        if case .object(let members)? = JSONText.parse(body) {
-            for m in members where m.key == "channel_name" {
-                if case .string(let name) = m.value { return name }
-            }
-            return nil
+        if case .object(let object)? = try? JSONValue(parsing: body) {
+            return object["channel_name"]?.stringValue
         }
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -132,7 +130,7 @@ public struct TranscriptHeader: Sendable, Equatable {
 public enum Transcript {
     /// `mono_ms` as written: milliseconds with exactly three decimals ("1234.567"); never negative.
     public static func monoText(_ ms: Double) -> String {
-        let micro = ms.isFinite ? max(0, Int((ms * 1000).rounded())) : 0
+        let micro = ms.isFinite ? max(0, Checked.int(ms * 1000)) : 0
         let frac = micro % 1000
         return "\(micro / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
     }
@@ -140,11 +138,11 @@ public enum Transcript {
     /// The header line (`mono_ms` 0).
     public static func headerLine(_ h: TranscriptHeader, at time: Date) -> String {
         let fields = [
-            "\"ts\":" + JSONText.quote(TimeText.iso(time)), "\"mono_ms\":" + monoText(0), "\"type\":\"recording\"",
-            "\"version\":\(h.version)", "\"tool\":" + JSONText.quote(h.tool), "\"dialect\":" + JSONText.quote(h.dialect),
-            "\"host\":" + JSONText.quote(h.host), "\"port\":\(h.port)", "\"tls\":\(h.tls)",
-            "\"app_key\":" + JSONText.quote(h.appKey),
-            "\"channels\":[" + h.channels.map(JSONText.quote).joined(separator: ",") + "]",
+            "\"ts\":" + TimeText.iso(time).jsonQuoted, "\"mono_ms\":" + monoText(0), "\"type\":\"recording\"",
+            "\"version\":\(h.version)", "\"tool\":" + h.tool.jsonQuoted, "\"dialect\":" + h.dialect.jsonQuoted,
+            "\"host\":" + h.host.jsonQuoted, "\"port\":\(h.port)", "\"tls\":\(h.tls)",
+            "\"app_key\":" + h.appKey.jsonQuoted,
+            "\"channels\":[" + h.channels.map(\.jsonQuoted).joined(separator: ",") + "]",
         ]
         return "{" + fields.joined(separator: ",") + "}"
     }
@@ -155,12 +153,12 @@ public enum Transcript {
         case .client(let event):
             return JSONLines.line(event, at: time, monoMs: monoMs)
         case .wire(let direction, let text):
-            return head(time, monoMs, "wire") + ",\"direction\":\"\(direction.rawValue)\",\"text\":" + JSONText.quote(wireText(text)) + "}"
+            return head(time, monoMs, "wire") + ",\"direction\":\"\(direction.rawValue)\",\"text\":" + wireText(text).jsonQuoted + "}"
         case .auth(let a):
-            var f = head(time, monoMs, "auth") + ",\"kind\":\"\(a.kind.rawValue)\",\"endpoint\":" + JSONText.quote(a.endpoint)
-            if let ch = a.channel { f += ",\"channel\":" + JSONText.quote(ch) }
+            var f = head(time, monoMs, "auth") + ",\"kind\":\"\(a.kind.rawValue)\",\"endpoint\":" + a.endpoint.jsonQuoted
+            if let ch = a.channel { f += ",\"channel\":" + ch.jsonQuoted }
             if let status = a.status { f += ",\"status\":\(status)" }
-            if let error = a.error { f += ",\"error\":" + JSONText.quote(Redaction.scrub(error)) }
+            if let error = a.error { f += ",\"error\":" + Redaction.scrub(error).jsonQuoted }
             return f + ",\"ms\":\(max(0, a.ms))}"
         }
     }
@@ -183,6 +181,6 @@ public enum Transcript {
     }
 
     private static func head(_ time: Date, _ monoMs: Double, _ type: String) -> String {
-        "{\"ts\":" + JSONText.quote(TimeText.iso(time)) + ",\"mono_ms\":" + monoText(monoMs) + ",\"type\":\"\(type)\""
+        "{\"ts\":" + TimeText.iso(time).jsonQuoted + ",\"mono_ms\":" + monoText(monoMs) + ",\"type\":\"\(type)\""
     }
 }

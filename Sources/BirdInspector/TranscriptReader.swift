@@ -1,6 +1,7 @@
 // Reading a recording (docs/RECORDING.md): the header check, each line's `mono_ms` and `type`, the
 // E lines decoded back into client events for the TUI, and `ts` replaced for `--jsonl --replay`.
 
+import BirdWire
 import Foundation
 
 /// Why a file cannot be replayed at all (bad single lines are `TranscriptProblem`s instead).
@@ -9,8 +10,8 @@ public enum TranscriptError: Error, Sendable, Equatable, CustomStringConvertible
     case empty
     /// The first line is not a recording header; the reason says what it is.
     case notARecording(String)
-    /// A header of a version this build does not read.
-    case unsupportedVersion(Int)
+    /// A header of a version this build does not read; the version as written in the file.
+    case unsupportedVersion(String)
 
     /// One line for the user (the caller puts the file name in front).
     public var description: String {
@@ -30,6 +31,12 @@ public struct TranscriptProblem: Error, Sendable, Equatable, CustomStringConvert
     /// What is wrong.
     public var reason: String
 
+    /// A problem.
+    public init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
+
     /// "line 12: not JSON".
     public var description: String { "line \(line): \(reason)" }
 }
@@ -47,7 +54,7 @@ public struct TranscriptLine: Sendable {
     /// Its `ts`, when readable.
     public var time: Date?
     /// Its members.
-    public var members: [JSONMember]
+    public var object: JSONObject
 }
 
 /// One entry the TUI plays.
@@ -76,7 +83,7 @@ public struct ReplayEntry: Sendable, Equatable {
     }
 }
 
-/// A whole recording, read for the TUI.
+/// A whole recording, read at once (tests, the fuzz harness, small files; replays stream instead).
 public struct Recording: Sendable {
     /// The header.
     public var header: TranscriptHeader
@@ -88,83 +95,153 @@ public struct Recording: Sendable {
     public var problems: [TranscriptProblem]
 }
 
+/// What one line of a recording is, read in order (`RecordingReader`).
+public enum RecordingItem: Sendable {
+    /// The header line, its `ts`, and its text.
+    case header(TranscriptHeader, Date, text: String)
+    /// A well-formed line after the header.
+    case line(TranscriptLine)
+    /// A line that is skipped, with why.
+    case problem(TranscriptProblem)
+}
+
+/// Reads a recording line by line as it streams in: the first line must be the header, every later
+/// line is a `TranscriptLine` or a problem. Pure; feed it what `LineSplitter` cuts.
+public struct RecordingReader: Sendable {
+    /// The header, once read.
+    public private(set) var header: TranscriptHeader?
+    /// The header's `ts` (the epoch until the header is read).
+    public private(set) var startedAt = Date(timeIntervalSince1970: 0)
+
+    /// A reader before the header.
+    public init() {}
+
+    /// What `line` is. Throws when the header is missing or unreadable (nothing can be played).
+    public mutating func read(_ line: SplitLine) throws(TranscriptError) -> RecordingItem {
+        guard header != nil else {
+            switch line {
+            case .unreadable(let problem): throw .notARecording("the first line is \(problem.reason)")
+            case .text(_, let text):
+                let (h, date) = try TranscriptReader.header(text)
+                header = h
+                startedAt = date
+                return .header(h, date, text: text)
+            }
+        }
+        switch line {
+        case .unreadable(let problem): return .problem(problem)
+        case .text(let number, let text):
+            switch TranscriptReader.parse(text, number: number) {
+            case .success(let l): return .line(l)
+            case .failure(let p): return .problem(p)
+            }
+        }
+    }
+
+    /// Call at the end of the file: a file with no header line is empty.
+    public func finish() throws(TranscriptError) {
+        if header == nil { throw .empty }
+    }
+}
+
 /// Reading recordings.
 public enum TranscriptReader {
     /// Checks the header line; the returned date is its `ts`.
     public static func header(_ line: String) throws(TranscriptError) -> (TranscriptHeader, Date) {
-        guard case .object(let members)? = JSONText.parse(line) else {
+        guard case .object(let object)? = try? JSONValue(parsing: line) else {
             throw .notARecording("the first line is not a JSON object")
         }
-        let f = Fields(members)
+        let f = Fields(object)
         guard let type = f.string("type") else { throw .notARecording("the first line has no type") }
         guard type == "recording" else { throw .notARecording("the first line is a \(type) line, not the recording header") }
-        guard let version = f.int("version") else { throw .notARecording("the header has no version") }
-        guard version == TranscriptHeader.currentVersion else { throw .unsupportedVersion(version) }
+        guard let versionValue = f.node("version") else { throw .notARecording("the header has no version") }
+        guard f.int("version") == TranscriptHeader.currentVersion else {
+            throw .unsupportedVersion(String(versionValue.description.prefix(40)))
+        }
+        let port = f.int("port").flatMap { (0...65535).contains($0) ? $0 : nil } ?? 0
         let header = TranscriptHeader(
-            version: version, tool: f.string("tool") ?? "unknown", dialect: f.string("dialect") ?? "bird",
-            host: f.string("host") ?? "unknown", port: f.int("port") ?? 0, tls: f.bool("tls") ?? false,
+            version: TranscriptHeader.currentVersion, tool: f.string("tool") ?? "unknown", dialect: f.string("dialect") ?? "bird",
+            host: f.string("host") ?? "unknown", port: port, tls: f.bool("tls") ?? false,
             appKey: f.string("app_key") ?? "", channels: channelList(f.node("channels")))
         return (header, f.string("ts").flatMap(TimeText.parseISO) ?? Date(timeIntervalSince1970: 0))
     }
 
-    /// Reads one line after the header: a JSON object with a numeric `mono_ms` and a string `type`.
+    /// Reads one line after the header: a JSON object with a string `type` and a `mono_ms` from 0
+    /// to `Checked.maxRecordedMs` (10¹⁰ ms).
     public static func parse(_ text: String, number: Int) -> Result<TranscriptLine, TranscriptProblem> {
-        guard let node = JSONText.parse(text) else { return .failure(TranscriptProblem(line: number, reason: "not JSON")) }
-        guard case .object(let members) = node else {
+        guard let value = try? JSONValue(parsing: text) else {
+            return .failure(TranscriptProblem(line: number, reason: "not JSON"))
+        }
+        guard case .object(let object) = value else {
             return .failure(TranscriptProblem(line: number, reason: "not a JSON object"))
         }
-        let f = Fields(members)
+        let f = Fields(object)
         guard let type = f.string("type") else { return .failure(TranscriptProblem(line: number, reason: "no type")) }
-        guard let mono = f.number("mono_ms"), mono.isFinite, mono >= 0 else {
-            return .failure(TranscriptProblem(line: number, reason: "no mono_ms"))
+        guard let mono = f.number("mono_ms") else { return .failure(TranscriptProblem(line: number, reason: "no mono_ms")) }
+        guard mono.isFinite, mono >= 0, mono <= Double(Checked.maxRecordedMs) else {
+            let shown = f.node("mono_ms").map { String($0.description.prefix(40)) } ?? "?"
+            return .failure(TranscriptProblem(line: number, reason: "mono_ms \(shown) is outside 0…\(Checked.maxRecordedMs)"))
         }
         return .success(TranscriptLine(number: number, text: text, type: type, monoMs: mono,
-                                       time: f.string("ts").flatMap(TimeText.parseISO), members: members))
+                                       time: f.string("ts").flatMap(TimeText.parseISO), object: object))
     }
 
-    /// Reads a whole file's text: the header must come first (blank lines are ignored); bad lines
+    /// The entry the TUI plays for a line, or why it cannot be played (an E line without its
+    /// required keys).
+    public static func entry(_ line: TranscriptLine, startedAt: Date) -> Result<ReplayEntry, TranscriptProblem> {
+        let time = line.time ?? Checked.date(startedAt, plus: line.monoMs / 1000)
+        let event = isClientType(line.type) ? JSONLines.decode(Fields(line.object, text: line.text)) : nil
+        if event == nil && isClientType(line.type) {
+            return .failure(TranscriptProblem(line: line.number, reason: "a \(line.type) line without its required keys"))
+        }
+        return .success(ReplayEntry(line: line.number, monoMs: line.monoMs, time: time, type: line.type, event: event,
+                                    summary: summary(line, event)))
+    }
+
+    /// Reads a whole file's bytes: the header must come first (blank lines are ignored); bad lines
     /// and E lines that cannot be decoded are skipped and listed in `problems`.
-    public static func read(_ text: String) throws(TranscriptError) -> Recording {
-        var lines = Self.lines(text)
-        guard !lines.isEmpty else { throw .empty }
-        let (header, startedAt) = try Self.header(lines.removeFirst().text)
+    public static func read(bytes: [UInt8]) throws(TranscriptError) -> Recording {
+        var splitter = LineSplitter()
+        let lines = splitter.push(bytes) + splitter.finish()
+        var reader = RecordingReader()
         var entries: [ReplayEntry] = []
         var problems: [TranscriptProblem] = []
-        for (number, text) in lines {
-            switch parse(text, number: number) {
-            case .failure(let problem): problems.append(problem)
-            case .success(let line):
-                let time = line.time ?? startedAt.addingTimeInterval(line.monoMs / 1000)
-                let event = JSONLines.decode(line.members)
-                if event == nil && isClientType(line.type) {
-                    problems.append(TranscriptProblem(line: number, reason: "a \(line.type) line without its required keys"))
-                    continue
+        for line in lines {
+            switch try reader.read(line) {
+            case .header: break
+            case .problem(let p): problems.append(p)
+            case .line(let l):
+                switch entry(l, startedAt: reader.startedAt) {
+                case .success(let e): entries.append(e)
+                case .failure(let p): problems.append(p)
                 }
-                entries.append(ReplayEntry(line: number, monoMs: line.monoMs, time: time, type: line.type, event: event,
-                                           summary: summary(line, event)))
             }
         }
-        return Recording(header: header, startedAt: startedAt, entries: entries, problems: problems)
+        try reader.finish()
+        guard let header = reader.header else { throw .empty }
+        return Recording(header: header, startedAt: reader.startedAt, entries: entries, problems: problems)
     }
 
-    /// The non-blank lines of a file with their numbers (from 1). Lines end at LF only (a JSON
-    /// string may hold other line separators); a CR before the LF is dropped.
+    /// `read(bytes:)` over text.
+    public static func read(_ text: String) throws(TranscriptError) -> Recording {
+        try read(bytes: Array(text.utf8))
+    }
+
+    /// The non-blank lines of a text with their numbers (from 1), as `LineSplitter` cuts them.
     public static func lines(_ text: String) -> [(number: Int, text: String)] {
-        var out: [(number: Int, text: String)] = []
-        for (i, raw) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            let bytes = raw.last == 0x0D ? raw.dropLast() : raw[...]
-            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-            out.append((i + 1, String(decoding: bytes, as: UTF8.self)))
+        var splitter = LineSplitter()
+        return (splitter.push(Array(text.utf8)) + splitter.finish()).compactMap { line in
+            if case .text(let n, let t) = line { return (n, t) }
+            return nil
         }
-        return out
     }
 
     /// The line with its `ts` value replaced by `time` and every other byte unchanged (a line
     /// without `ts` gets one in front).
     public static func restamp(_ text: String, ts time: Date) -> String {
-        let stamp = JSONText.quote(TimeText.iso(time))
+        let stamp = TimeText.iso(time).jsonQuoted
         let bytes = Array(text.utf8)
-        guard let members = JSONText.memberRanges(text) else { return text }
+        guard let members = JSONValue.memberRanges(in: text) else { return text }
         if let ts = members.first(where: { $0.key == "ts" }) {
             return String(decoding: bytes[..<ts.value.lowerBound], as: UTF8.self) + stamp
                 + String(decoding: bytes[ts.value.upperBound...], as: UTF8.self)
@@ -174,25 +251,24 @@ public enum TranscriptReader {
         return String(decoding: bytes[...brace], as: UTF8.self) + "\"ts\":" + stamp + (members.isEmpty ? "" : ",") + rest
     }
 
-    /// Whether `type` is one of the line types of docs/PROTOCOL.md § Headless output.
+    /// Whether `type` is one of the E line types (docs/PROTOCOL.md § Headless output, plus the inspector's `dropped`).
     public static func isClientType(_ type: String) -> Bool {
         ["state", "retry", "subscribed", "subscription_error", "event", "members", "member_added", "member_removed",
-         "connection_count", "signin", "signin_error", "error", "sent", "command_error"].contains(type)
+         "connection_count", "signin", "signin_error", "error", "sent", "command_error", "dropped"].contains(type)
     }
 
-    private static func channelList(_ node: JSONNode?) -> [String] {
-        guard case .array(let items)? = node else { return [] }
-        return items.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+    private static func channelList(_ value: JSONValue?) -> [String] {
+        value?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     private static func summary(_ line: TranscriptLine, _ event: ClientEvent?) -> String {
-        let f = Fields(line.members)
+        let f = Fields(line.object)
         switch line.type {
         case "wire":
             let direction = f.string("direction") ?? "?"
             let text = f.string("text") ?? ""
             var name = "message"
-            if case .object(let m)? = JSONText.parse(text) {
+            if case .object(let m)? = try? JSONValue(parsing: text) {
                 let w = Fields(m)
                 name = (w.string("event") ?? "message") + (w.string("channel").map { " \($0)" } ?? "")
             }

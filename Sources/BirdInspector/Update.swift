@@ -43,23 +43,24 @@ public enum Inspector {
             switch b.action {
             case .close: model.mode = .normal
             case .up: model.mode = .help(scroll: max(0, scroll - 1))
-            case .down: model.mode = .help(scroll: scroll + 1)
+            case .down: model.mode = .help(scroll: min(Int.max / 2, scroll + 1))
             case .pageUp: model.mode = .help(scroll: max(0, scroll - page))
-            case .pageDown: model.mode = .help(scroll: scroll + page)
+            case .pageDown: model.mode = .help(scroll: min(Int.max / 2, scroll + page))
             default: break
             }
             return []
-        case .detail(let seq, let scroll):
+        case .detail(let seq, let scroll, let raw):
             guard let b = KeyBindings.binding(for: key, in: .detail) else { return [] }
             let page = max(1, model.size.height - 8)
             switch b.action {
             case .close: model.mode = .normal
-            case .up: model.mode = .detail(seq: seq, scroll: max(0, scroll - 1))
-            case .down: model.mode = .detail(seq: seq, scroll: scroll + 1)
-            case .pageUp: model.mode = .detail(seq: seq, scroll: max(0, scroll - page))
-            case .pageDown: model.mode = .detail(seq: seq, scroll: scroll + page)
-            case .top: model.mode = .detail(seq: seq, scroll: 0)
-            case .bottom: model.mode = .detail(seq: seq, scroll: Int.max / 2)
+            case .up: model.mode = .detail(seq: seq, scroll: max(0, scroll - 1), raw: raw)
+            case .down: model.mode = .detail(seq: seq, scroll: min(Int.max / 2, scroll + 1), raw: raw)
+            case .pageUp: model.mode = .detail(seq: seq, scroll: max(0, scroll - page), raw: raw)
+            case .pageDown: model.mode = .detail(seq: seq, scroll: min(Int.max / 2, scroll + page), raw: raw)
+            case .top: model.mode = .detail(seq: seq, scroll: 0, raw: raw)
+            case .bottom: model.mode = .detail(seq: seq, scroll: Int.max / 2, raw: raw)
+            case .toggleRaw: model.mode = .detail(seq: seq, scroll: 0, raw: !raw)
             default: break
             }
             return []
@@ -113,7 +114,7 @@ public enum Inspector {
             if model.paused { follow(&model) } else { pause(&model) }
         case .follow: follow(&model)
         case .detail:
-            if let entry = selectedEntry(model) { model.mode = .detail(seq: entry.seq, scroll: 0) }
+            if let entry = selectedEntry(model) { model.mode = .detail(seq: entry.seq, scroll: 0, raw: false) }
         case .nextPane, .previousPane:
             let panes = Pane.allCases
             let i = panes.firstIndex(of: model.focus) ?? 0
@@ -178,7 +179,7 @@ public enum Inspector {
             model.mode = .prompt(Prompt(purpose: .triggerData(channel: channel, event: text), text: ""))
             return []
         case .triggerData(let channel, let event):
-            if !text.isEmpty && !JSONText.isValid(text) {
+            if !text.isEmpty && !PayloadText.isJSON(text) {
                 refuse("trigger refused: invalid JSON data", &model)
                 return []
             }
@@ -230,7 +231,7 @@ public enum Inspector {
                 return []
             }
             if let data {
-                if !JSONText.isValid(data) {
+                if !PayloadText.isJSON(data) {
                     commandError("trigger \(channel) \(event)", "invalid JSON data", &model)
                     return []
                 }

@@ -42,7 +42,7 @@ extension Inspector {
             }
             model.connection = c
         case .retryScheduled(let retry):
-            model.connection.nextAttemptAt = at.addingTimeInterval(retry.delay.seconds)
+            model.connection.nextAttemptAt = Checked.date(at, plus: retry.delay.seconds)
             model.connection.retryDelay = retry.delay
             model.connection.attempt = retry.attempt
         case .subscribed(let name):
@@ -51,6 +51,9 @@ extension Inspector {
         case .subscriptionError(let name, let failure):
             let i = ensureChannel(name, &model)
             model.channels[i].status = .failed(failure)
+            // The roster is unknown now (not merely old): showing it would mislead.
+            model.channels[i].members = []
+            model.channels[i].myId = nil
         case .event(let e):
             if let i = model.channelIndex(e.channel) { model.channels[i].events += 1 }
         case .membersSnapshot(let name, let members, let myId):
@@ -79,6 +82,10 @@ extension Inspector {
             break
         case .commandError(let command, let message):
             refuse("\(command): \(message)", &model)
+        case .dropped(let count, let wire, let since):
+            model.dropped.events += max(0, count)
+            model.dropped.wire += max(0, wire)
+            model.dropped.lastSince = since
         }
     }
 

@@ -19,7 +19,7 @@ extension Inspector {
         drawFooter(model, layout.footer, &grid)
         switch model.mode {
         case .help(let scroll): drawHelp(model, scroll: scroll, &grid)
-        case .detail(let seq, let scroll): drawDetail(model, seq: seq, scroll: scroll, &grid)
+        case .detail(let seq, let scroll, let raw): drawDetail(model, seq: seq, scroll: scroll, raw: raw, &grid)
         case .closeMenu(let selected): drawCloseMenu(model, selected: selected, &grid)
         case .normal, .prompt: break
         }

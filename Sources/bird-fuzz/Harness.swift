@@ -26,6 +26,7 @@ struct FuzzHarness: Sendable {
         .client,
         .replay,
         .control,
+        .inspectorReplay,
     ]
 
     /// The harness called `name`, if any.

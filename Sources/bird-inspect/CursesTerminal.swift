@@ -16,10 +16,14 @@ enum TerminalInput {
 final class CursesTerminal {
     private var previous: Grid?
     private var colours = false
+    private var ended = false
 
-    /// Takes over the terminal (alternate screen, no echo, keypad, colours).
+    /// Takes over the terminal (alternate screen, no echo, keypad, colours). Crash handlers and an
+    /// `atexit` hook (Signals.swift) give it back on exits that skip `end()`.
     init() {
         setlocale(LC_ALL, "")
+        prepareTerminalRestore()
+        markTerminalTaken(true)
         initscr()
         cbreak()
         noecho()
@@ -47,7 +51,7 @@ final class CursesTerminal {
         let r = wget_wch(bird_stdscr(), &ch)
         if r == ERR { return .none }
         if r == KEY_CODE_YES {
-            switch Int32(ch) {
+            switch Int32(truncatingIfNeeded: ch) {
             case KEY_RESIZE:
                 previous = nil
                 return .resize(size)
@@ -98,8 +102,11 @@ final class CursesTerminal {
 
     /// Gives the terminal back.
     func end() {
+        guard !ended else { return }
+        ended = true
         curs_set(1)
         endwin()
+        markTerminalTaken(false)
     }
 
     // MARK: - Internals

@@ -1,13 +1,18 @@
-// `--jsonl`: docs/PROTOCOL.md § Headless output — JSON lines on stdout, commands on stdin. With `--record FILE`
-// stdout carries exactly the recording's lines (header, E lines with `mono_ms`, wire, auth).
+// `--jsonl`: docs/PROTOCOL.md § Headless output — JSON lines on stdout, a script of commands on stdin. With
+// `--record FILE` stdout carries exactly the recording's lines (header, E lines with `mono_ms`,
+// wire, auth). The script runs in `ScriptRunner` (BirdInspector): each command when the state it
+// needs exists, `wait …` commands, and the exit code; this file only feeds it.
 
 import BirdInspector
 import Foundation
 
-/// Runs headless until `quit`, end of stdin, SIGINT/SIGTERM or `--duration`.
+/// Runs headless until `quit` (after the commands before it), end of stdin (likewise; with
+/// `--duration`, until it ends), SIGINT/SIGTERM/SIGHUP, `--duration`, or a closed stdout. Returns 0
+/// when every command succeeded (and on a closed stdout), 1 when one failed.
 func runHeadless(options: InspectorOptions) -> Int32 {
     installStopHandlers()
-    let start = Date()
+    let clock = ContinuousClock()
+    let begin = clock.now
     let inbox = MessageInbox()
     let recorder: Recorder?
     let session: LiveSession
@@ -18,87 +23,135 @@ func runHeadless(options: InspectorOptions) -> Int32 {
         FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
         return 1
     }
-    var model = Model(config: session.config, now: start)
+    let stdout = OutputWriter()
+    var runner = ScriptRunner(defaultTimeout: Checked.duration(seconds: options.waitTimeout),
+                              endOfInputFinishes: options.duration == nil)
+    func elapsed() -> Duration { clock.now - begin }
+
     var out: [UInt8] = []
     func emit(_ line: String) {
+        guard !stdout.closed else { return }
         out.append(contentsOf: line.utf8)
         out.append(0x0A)
+        if out.count >= 256 * 1024 { flushOut() }
     }
     func flushOut() {
-        guard !out.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(out))
+        if !out.isEmpty, !stdout.closed { stdout.write(out) }
         out.removeAll(keepingCapacity: true)
         recorder?.flush()
     }
+    /// A line made here (a refusal from the script runner): printed and recorded in its place.
+    func emitOwn(_ event: ClientEvent) {
+        let at = Date()
+        emit(recorder?.record(.client(event), at: at, instant: clock.now) ?? JSONLines.line(event, at: at))
+    }
+    func perform(_ actions: [ScriptRunner.Action]) {
+        for action in actions {
+            switch action {
+            case .perform(let command): session.perform(command)
+            case .commandError(let command, let message): emitOwn(.commandError(command: command, message: message))
+            case .finished: break
+            }
+        }
+    }
     if let recorder { emit(recorder.writeHeader(session.recordingHeader)) }
-    /// Everything the loop drained goes to stdout (and the recording) in arrival order.
-    func drain() {
-        for item in inbox.drain(limit: 5000) {
+
+    /// Everything drained goes to stdout (and the recording) in arrival order; client events go
+    /// to the script runner too.
+    func drain(limit: Int = 5000) -> Int {
+        let items = inbox.drain(limit: limit)
+        for item in items {
             switch item.payload {
             case .message(let message):
                 guard case .client(let event, let at) = message else { continue }
-                _ = Inspector.update(&model, message)
                 emit(recorder?.record(.client(event), at: at, instant: item.instant) ?? JSONLines.line(event, at: at))
+                perform(runner.observe(event, at: elapsed()))
             case .transcript(let entry, let at):
                 if let recorder { emit(recorder.record(entry, at: at, instant: item.instant)) }
             }
         }
-        flushOut()
+        return items.count
     }
-    defer {
-        // What happened up to the exit is printed and recorded; the disconnect the exit itself
-        // causes is not (a recording ends as the session was).
-        drain()
+    /// What happened up to the exit is printed and recorded — all of it, or, past a deadline (a
+    /// flood), a `dropped` line for the rest; the disconnect the exit itself causes is not (a
+    /// recording ends as the session was). The session may still refuse a command performed
+    /// last, so the exit code is read after this.
+    func finish() {
+        let deadline = clock.now + .seconds(2)
+        while drain() > 0 && clock.now < deadline {}
+        let left = inbox.drain(limit: Int.max)
+        if !left.isEmpty {
+            var events = 0, wire = 0
+            for item in left {
+                switch item.payload {
+                case .message(.client(.dropped(let count, let w, _), _)):
+                    events += count
+                    wire += w
+                case .transcript(.wire, _): wire += 1
+                default: events += 1
+                }
+            }
+            emitOwn(.dropped(count: events, wire: wire, since: Date()))
+        }
+        flushOut()
         session.shutdown()
         recorder?.finish()
         if let problem = recorder?.writeError { FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8)) }
+        if let problem = stdout.failure { FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8)) }
     }
 
-    var pending = Data()
+    var pending: [UInt8] = []
     var stdinOpen = true
-    let flags = fcntl(0, F_GETFL)
-    _ = fcntl(0, F_SETFL, flags | O_NONBLOCK)
-    defer { _ = fcntl(0, F_SETFL, flags) }
+    let flags = fcntl(STDIN_FILENO, F_GETFL)
+    _ = fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK)
+    defer { _ = fcntl(STDIN_FILENO, F_SETFL, flags) }
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    while stopRequested == 0 {
-        let now = Date()
-        if let duration = options.duration, now.timeIntervalSince(start) >= duration { break }
-        if !stdinOpen && options.duration == nil { break }
-        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        _ = poll(&fds, 1, stdinOpen ? 50 : 0)
-        if !stdinOpen { usleep(50_000) }
+    while !runner.isFinished && !stdout.closed {
+        if stopRequested != 0 {
+            perform(runner.stop(reason: stopReason(), at: elapsed()))
+            break
+        }
+        if let duration = options.duration, elapsed() >= Checked.duration(seconds: duration) {
+            perform(runner.stop(reason: "--duration ended the run", at: elapsed()))
+            break
+        }
+        // Wait for stdin, or a little while when the inbox has nothing (the client's callbacks
+        // arrive on another thread; 20 ms keeps the output prompt and deadlines exact enough).
+        var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        let wait: Int32 = inbox.count > 0 ? 0 : 20
+        if stdinOpen {
+            _ = poll(&fds, 1, wait)
+        } else if wait > 0 {
+            _ = poll(nil, 0, wait)
+        }
         if stdinOpen && fds.revents != 0 {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = read(0, &buffer, buffer.count)
+            let n = read(STDIN_FILENO, &buffer, buffer.count)
             if n > 0 {
                 pending.append(contentsOf: buffer[0..<n])
             } else if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) {
                 stdinOpen = false
                 if !pending.isEmpty { pending.append(0x0A) }
             }
-        }
-        var quit = false
-        while let newline = pending.firstIndex(of: 0x0A) {
-            let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-            pending.removeSubrange(pending.startIndex...newline)
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            // Refusals go through the inbox like everything else, so they keep their place in the stream.
-            switch CommandText.parse(line) {
-            case .failure(let error):
-                inbox.post(.client(.commandError(command: line, message: error.message), at: Date()))
-            case .success(.quit):
-                quit = true
-            case .success(let command):
-                if case .trigger(let ch, _, _) = command, let problem = Inspector.triggerProblem(model, channel: ch) {
-                    inbox.post(.client(.commandError(command: line, message: problem), at: Date()))
-                } else {
-                    session.perform(command)
-                }
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                perform(runner.input(line: line, at: elapsed()))
             }
-            if quit { break }
+            if !stdinOpen { perform(runner.endOfInput(at: elapsed())) }
+            if pending.count > 1 << 20 {
+                perform(runner.input(line: "<a line longer than 1 MiB>", at: elapsed()))
+                pending.removeAll()
+            }
         }
-        drain()
-        if quit { break }
+        // Drain what arrived, for at most ~20 ms per turn so stdin and deadlines stay live.
+        let turnEnd = clock.now + .milliseconds(20)
+        while drain() > 0 && clock.now < turnEnd && !runner.isFinished {}
+        perform(runner.tick(at: elapsed()))
+        flushOut()
     }
-    return 0
+    finish()
+    // A closed stdout ends the run cleanly (the recording is kept); otherwise the exit code says
+    // whether every command succeeded.
+    return stdout.closed ? 0 : runner.exitCode
 }

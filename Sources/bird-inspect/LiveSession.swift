@@ -75,17 +75,16 @@ final class LiveSession: @unchecked Sendable {
         config.host = host
         config.port = port
         config.tls = tls
+        config.activityTimeout = clientOptions.activityTimeout
+        config.pongTimeout = clientOptions.pongTimeout
         self.config = config
         client = recording
             ? BirdRealtime(options: clientOptions, environment: Self.recordingEnvironment(clientOptions, inbox: inbox))
             : BirdRealtime(options: clientOptions)
-        if recording {
-            client.onWireMessage { [inbox] direction, text in
-                inbox.post(transcript: .wire(direction: direction == .inbound ? .inbound : .outbound, text: text))
-            }
-        }
         demo = sandbox.map { SandboxDemo(sandbox: $0, rate: options.demoRate, dialect: dialect) }
-        observe()
+        // Registered before anything else touches the client; `onActivity` also replays the current
+        // connection from its `connecting`, so the recording and the panes always start there.
+        observe(recording: recording)
         let channels = options.subscribe.isEmpty && options.sandbox
             ? SandboxDemo.channels : options.subscribe
         for name in channels { client.subscribe(name) }
@@ -194,6 +193,7 @@ final class LiveSession: @unchecked Sendable {
         let value = data.map(JSONValue.fromPayload) ?? .object([:])
         do {
             if try channel.trigger(event, data: value) {
+                // The data as it went out: the lossless value's text (numbers and order as typed).
                 post(.sent(channel: name, event: event, data: value.description))
             } else {
                 post(.commandError(command: command, message: "\(name) is not subscribed right now (reconnecting?)"))
@@ -236,29 +236,48 @@ final class LiveSession: @unchecked Sendable {
         inbox.post(.client(event, at: Date()))
     }
 
-    private func observe() {
-        client.onStateChange { [weak self] change in
-            self?.post(.stateChanged(BirdInspector.StateChange(
-                previous: Self.state(change.previous), current: Self.state(change.current),
-                cause: Self.cause(change.cause), connectionId: change.connectionId)))
-        }
-        client.onRetryScheduled { [weak self] schedule in
-            self?.post(.retryScheduled(BirdInspector.RetrySchedule(
-                delay: schedule.delay, attempt: schedule.attempt, cause: Self.cause(schedule.cause))))
-        }
-        client.onError { [weak self] error in
-            self?.post(.error(ErrorReport(code: error.code, message: error.message, reason: error.reason)))
-        }
-        client.onSigninError { [weak self] error in
-            self?.post(.signinFailed(message: error.message))
+    /// One ordered stream of the client's activity (state, retry, error, sign-in error, and with
+    /// `recording` the wire messages), plus every channel event. Registered before the session
+    /// does anything, so the library replays the connection from its `connecting`. Without a
+    /// recording the wire is not observed (a wire tap costs the library a redacted copy of every
+    /// message): the other kinds are registered together, which the library merges in the order
+    /// they happened just the same (docs/THREADING.md).
+    private func observe(recording: Bool) {
+        if recording {
+            client.onActivity { [weak self] in self?.handle($0, recording: true) }
+        } else {
+            client.onStateChange { [weak self] in self?.handle(.stateChange($0), recording: false) }
+            client.onRetryScheduled { [weak self] in self?.handle(.retryScheduled($0), recording: false) }
+            client.onError { [weak self] in self?.handle(.error($0), recording: false) }
+            client.onSigninError { [weak self] in self?.handle(.signinError($0), recording: false) }
         }
         client.onChannelEvent { [weak self] event in
             self?.channelEvent(event)
         }
     }
 
+    private func handle(_ activity: ClientActivity, recording: Bool) {
+        switch activity {
+        case .stateChange(let change):
+            post(.stateChanged(BirdInspector.StateChange(
+                previous: Self.state(change.previous), current: Self.state(change.current),
+                cause: Self.cause(change.cause), connectionId: change.connectionId,
+                activityTimeout: change.activityTimeout)))
+        case .retryScheduled(let schedule):
+            post(.retryScheduled(BirdInspector.RetrySchedule(
+                delay: schedule.delay, attempt: schedule.attempt, cause: Self.cause(schedule.cause))))
+        case .error(let error):
+            post(.error(ErrorReport(code: error.code, message: error.message, reason: error.reason)))
+        case .signinError(let error):
+            post(.signinFailed(message: error.message))
+        case .wireMessage(let direction, let text):
+            if recording {
+                inbox.post(transcript: .wire(direction: direction == .inbound ? .inbound : .outbound, text: text))
+            }
+        }
+    }
+
     private func channelEvent(_ event: BirdRealtime.ChannelEvent) {
-        let data = event.data
         switch event.name {
         case BirdProtocol.Event.subscriptionSucceeded:
             post(.subscribed(channel: event.channel))
@@ -269,24 +288,27 @@ final class LiveSession: @unchecked Sendable {
                 post(.membersSnapshot(channel: event.channel, members: members, myId: presence.myId))
             }
         case BirdProtocol.Event.subscriptionError:
+            let data = event.data
             post(.subscriptionError(channel: event.channel, SubscriptionFailure(
                 type: data?["type"]?.stringValue ?? "Error",
                 status: data?["status"]?.intValue,
                 endpoint: data?["endpoint"]?.stringValue,
                 message: data?["error"]?.stringValue ?? data?.description ?? "subscription failed")))
         case BirdProtocol.Event.memberAdded:
+            let data = event.data
             guard let id = data?["member_id"]?.stringValue else { return }
             let info = data?["member_info"].map(\.description)
             post(.memberAdded(channel: event.channel, PresenceMember(id: id, info: info)))
         case BirdProtocol.Event.memberRemoved:
-            guard let id = data?["member_id"]?.stringValue else { return }
+            guard let id = event.data?["member_id"]?.stringValue else { return }
             post(.memberRemoved(channel: event.channel, memberId: id))
         case BirdProtocol.Event.connectionCount:
-            guard let count = data?["connection_count"]?.intValue else { return }
+            guard let count = event.data?["connection_count"]?.intValue else { return }
             post(.connectionCount(channel: event.channel, count: count))
         default:
+            // The payload's exact text (after the dialect's string unwrapping): what was sent.
             post(.event(BirdInspector.ChannelEvent(
-                channel: event.channel, event: event.name, data: data?.description, memberId: event.memberId)))
+                channel: event.channel, event: event.name, data: event.payload?.text, memberId: event.memberId)))
         }
     }
 

@@ -1,6 +1,7 @@
 // Where client callbacks (delivered on another queue) leave messages for the main loop — and,
 // when recording, the wire and auth entries. One queue, stamped in arrival order, so a recording
-// has a single writer and one ordered stream.
+// has a single writer and one ordered stream. Bounded (InboxQueue): when the loop falls behind,
+// channel events are dropped and a `dropped` message takes their place.
 
 import BirdInspector
 import Foundation
@@ -20,30 +21,64 @@ struct InboxItem: Sendable {
     let instant: ContinuousClock.Instant
 }
 
-/// A thread-safe queue of messages, drained by the main loop in bounded batches so a flood of
+/// A thread-safe, bounded queue of messages, drained by the main loop in batches so a flood of
 /// events never starves keyboard input.
 final class MessageInbox: Sendable {
-    private let items = Mutex<[InboxItem]>([])
+    private let queue: Mutex<InboxQueue<InboxItem>>
 
-    /// Adds a message (any thread).
+    /// An inbox with the standard bounds (docs/INSPECTOR.md); `BIRD_INSPECT_TEST_INBOX_LIMIT=N`
+    /// lowers the entry bound for tests.
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        var limits = InboxQueue<InboxItem>.Limits.standard
+        if let text = environment["BIRD_INSPECT_TEST_INBOX_LIMIT"], let n = Int(text), n > 0 {
+            limits.entries = min(n, limits.entries)
+        }
+        queue = Mutex(InboxQueue(limits: limits))
+    }
+
+    /// Adds a message (any thread); a channel event may be dropped when the inbox is full.
     func post(_ message: Message) {
-        items.withLock { $0.append(InboxItem(payload: .message(message), instant: ContinuousClock.now)) }
-    }
-
-    /// Adds a recording-only entry (any thread).
-    func post(transcript entry: TranscriptEntry) {
-        let at = Date()
-        items.withLock { $0.append(InboxItem(payload: .transcript(entry, at: at), instant: ContinuousClock.now)) }
-    }
-
-    /// Takes up to `limit` items, oldest first. The instants are taken under the lock, so they never
-    /// go backwards in this order.
-    func drain(limit: Int) -> [InboxItem] {
-        items.withLock { queue in
-            let n = min(limit, queue.count)
-            let batch = Array(queue.prefix(n))
-            queue.removeFirst(n)
-            return batch
+        var kind = InboxQueue<InboxItem>.Kind.keep
+        var bytes = 0
+        if case .client(.event(let e), _) = message {
+            kind = .event
+            bytes = 64 + e.channel.utf8.count + e.event.utf8.count + (e.data?.utf8.count ?? 0)
+        }
+        _ = queue.withLock {
+            $0.post(InboxItem(payload: .message(message), instant: ContinuousClock.now), kind: kind, bytes: bytes, at: Date())
         }
     }
+
+    /// Adds a recording-only entry (any thread); a channel event's wire line may be dropped when
+    /// the inbox is full (protocol messages never are).
+    func post(transcript entry: TranscriptEntry) {
+        let at = Date()
+        var bytes = 0
+        if case .wire(_, let text) = entry { bytes = 64 + text.utf8.count }
+        queue.withLock { q in
+            var kind = InboxQueue<InboxItem>.Kind.keep
+            if case .wire(_, let text) = entry {
+                kind = q.isFull(adding: bytes) && !WireTextKind.isChannelEvent(text) ? .keep : .wire
+            }
+            q.post(InboxItem(payload: .transcript(entry, at: at), instant: ContinuousClock.now), kind: kind, bytes: bytes, at: at)
+        }
+    }
+
+    /// Takes up to `limit` items, oldest first (a run of drops comes out as a `dropped` client
+    /// message in its place). The instants are taken under the lock, so they never go backwards.
+    func drain(limit: Int) -> [InboxItem] {
+        queue.withLock { q in
+            q.take(limit: limit).map { element in
+                switch element {
+                case .item(let item): return item
+                case .dropped(let count, let wire, let since):
+                    return InboxItem(payload: .message(.client(.dropped(count: count, wire: wire, since: since), at: Date())),
+                                     instant: ContinuousClock.now)
+                }
+            }
+        }
+    }
+
+    /// Items waiting.
+    var count: Int { queue.withLock { $0.count } }
 }

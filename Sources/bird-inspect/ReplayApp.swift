@@ -1,23 +1,11 @@
-// `--replay FILE`: play a recording — no client, no network. `--jsonl` prints every line in order
-// with only `ts` changed, paced by `mono_ms` / `--speed`; the TUI feeds the E lines into the same
-// model, view and keys as a live session (Replay.swift in the core keeps playback time).
+// `--replay FILE`: play a recording — no client, no network. The file is streamed (RecordingFile):
+// `--jsonl` prints every line in order with only `ts` changed, paced by `mono_ms` / `--speed`; the
+// TUI indexes the file in a first pass (entries, state changes, bad lines) and then feeds the E
+// lines into the same model, view and keys as a live session, a window at a time (Replay.swift in
+// the core keeps playback time).
 
 import BirdInspector
 import Foundation
-
-/// The file's text, or a one-line reason it cannot be read.
-private func readRecordingText(_ path: String) -> Result<String, SessionError> {
-    guard FileManager.default.fileExists(atPath: path) else {
-        return .failure(SessionError("cannot replay \(path): no such file"))
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
-        return .failure(SessionError("cannot replay \(path): the file cannot be read"))
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-        return .failure(SessionError("cannot replay \(path): not UTF-8 text (not a recording)"))
-    }
-    return .success(text)
-}
 
 private func complain(_ message: String) {
     FileHandle.standardError.write(Data("bird-inspect: \(message)\n".utf8))
@@ -25,32 +13,24 @@ private func complain(_ message: String) {
 
 /// `--jsonl --replay FILE`: every line on stdout with `ts` set to the time of printing, at the
 /// recorded pace divided by `--speed`. Bad lines are skipped with a warning on stderr. Exits 0 at
-/// the end of the file (1 when the file cannot be replayed at all).
+/// the end of the file (and when stdout is closed), 1 when the file cannot be replayed at all.
 func runReplayHeadless(options: InspectorOptions) -> Int32 {
     installStopHandlers()
     guard let path = options.replay else { return 2 }
-    let text: String
-    switch readRecordingText(path) {
-    case .failure(let error): complain(error.description); return 1
-    case .success(let t): text = t
-    }
-    var lines = TranscriptReader.lines(text)
-    guard !lines.isEmpty else { complain("\(path): \(TranscriptError.empty)"); return 1 }
-    let first = lines.removeFirst()
+    let file: RecordingFile
     do {
-        _ = try TranscriptReader.header(first.text)
+        file = try RecordingFile(path: path)
     } catch {
-        complain("\(path): \(error)")
+        complain("\(error)")
         return 1
     }
-
+    let stdout = OutputWriter()
     let clock = ContinuousClock()
     let begin = clock.now
-    let wallStart = Date()
+    let limit = options.duration.map { Checked.duration(seconds: $0) }
     var out: [UInt8] = []
     func flush() {
-        guard !out.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(out))
+        if !out.isEmpty { stdout.write(out) }
         out.removeAll(keepingCapacity: true)
     }
     func emit(_ line: String) {
@@ -58,30 +38,36 @@ func runReplayHeadless(options: InspectorOptions) -> Int32 {
         out.append(0x0A)
         if out.count >= 64 * 1024 { flush() }
     }
-    func expired() -> Bool {
-        stopRequested != 0 || options.duration.map { Date().timeIntervalSince(wallStart) >= $0 } ?? false
+    func stopped() -> Bool {
+        stopRequested != 0 || stdout.closed || limit.map { clock.now - begin >= $0 } ?? false
     }
-    emit(first.text)
-    for (number, line) in lines {
-        let parsed: TranscriptLine
-        switch TranscriptReader.parse(line, number: number) {
-        case .failure(let problem):
-            flush()
-            complain("\(path) \(problem) — skipped")
-            continue
-        case .success(let p): parsed = p
-        }
-        if options.speed > 0 {
-            let due = begin + .microseconds(Int64(parsed.monoMs * 1000 / options.speed))
-            if clock.now < due { flush() }
-            while clock.now < due, !expired() {
-                let left = due - clock.now
-                let nap = min(left, .milliseconds(50))
-                usleep(UInt32(max(1, nap.components.attoseconds / 1_000_000_000_000 + nap.components.seconds * 1_000_000)))
+    do {
+        while !stopped(), let item = try file.nextItem() {
+            switch item {
+            case .header(_, _, let text):
+                emit(text)
+            case .problem(let problem):
+                flush()
+                complain("\(path) \(problem) — skipped")
+            case .line(let line):
+                if let wait = ReplayPacing.due(monoMs: line.monoMs, speed: options.speed) {
+                    let due = begin + wait
+                    if clock.now < due { flush() }
+                    while clock.now < due, !stopped() {
+                        let left = due - clock.now
+                        _ = poll(nil, 0, Int32(max(1, min(50, Checked.milliseconds(left)))))
+                    }
+                }
+                if stopped() { break }
+                emit(line.text)
             }
         }
-        if expired() { break }
-        emit(line)
+    } catch let error as TranscriptError {
+        complain("\(path): \(error)")
+        return 1
+    } catch {
+        complain("\(error)")
+        return 1
     }
     flush()
     return 0
@@ -90,32 +76,47 @@ func runReplayHeadless(options: InspectorOptions) -> Int32 {
 /// `--replay FILE` in the terminal: the recording plays into the panes; the window stays open at
 /// the end ("replay finished") until `q`.
 func runReplayTerminal(options: InspectorOptions) -> Int32 {
-    installStopHandlers()
+    installStopHandlers(terminal: true)
     guard let path = options.replay else { return 2 }
-    let recording: Recording
-    switch readRecordingText(path) {
-    case .failure(let error): complain(error.description); return 1
-    case .success(let text):
-        do {
-            recording = try TranscriptReader.read(text)
-        } catch {
-            complain("\(path): \(error)")
-            return 1
-        }
+    let index: RecordingIndex
+    let source: RecordingFile
+    do {
+        index = try indexRecording(path)
+        source = try RecordingFile(path: path)
+    } catch let error as TranscriptError {
+        complain("\(path): \(error)")
+        return 1
+    } catch {
+        complain("\(error)")
+        return 1
     }
+    if stopRequested != 0 { return 0 }
     let start = Date()
     let terminal = CursesTerminal()
     defer { terminal.end() }
-    var model = Model(replaying: recording, file: (path as NSString).lastPathComponent, speed: options.speed,
+    var model = Model(replaying: index, file: (path as NSString).lastPathComponent, speed: options.speed,
                       size: terminal.size, utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: start),
                       logSize: options.logSize)
+    /// Tops up the model's window of entries from the second pass over the file.
+    func supply() {
+        while let wanted = model.replay?.wanted, wanted > 0 {
+            var batch: [ReplayEntry] = []
+            while batch.count < wanted, let item = try? source.nextItem() {
+                if case .line(let line) = item, case .success(let entry) = TranscriptReader.entry(line, startedAt: index.startedAt) {
+                    batch.append(entry)
+                }
+            }
+            guard !batch.isEmpty else { return }
+            model.replay?.supply(batch)
+        }
+    }
 
     let frameInterval = 1.0 / 30
     var lastDraw = Date.distantPast
-    var dirty = true
     while stopRequested == 0 {
         let now = Date()
         if let duration = options.duration, now.timeIntervalSince(start) >= duration { break }
+        supply()
         var messages: [Message] = []
         switch terminal.read(timeoutMilliseconds: 10) {
         case .key(let key): messages.append(.key(key))
@@ -129,12 +130,38 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
                 return 0
             }
         }
-        dirty = true
-        if dirty && Date().timeIntervalSince(lastDraw) >= frameInterval {
+        // Entries due beyond the loaded window play in the same turn (for at most 20 ms).
+        let budget = Date().addingTimeInterval(0.02)
+        while model.replay?.starved == true, Date() < budget {
+            let before = model.replay?.position
+            supply()
+            _ = Inspector.update(&model, .tick(now: Date()))
+            if model.replay?.position == before { break }
+        }
+        if Date().timeIntervalSince(lastDraw) >= frameInterval {
             terminal.draw(Inspector.view(model, size: terminal.size))
+            if lastDraw == .distantPast { testCrashPoint("after-start") }
             lastDraw = Date()
-            dirty = false
         }
     }
     return 0
+}
+
+/// The first pass over a recording for the TUI: header, entries, state changes, bad lines.
+private func indexRecording(_ path: String) throws -> RecordingIndex {
+    let file = try RecordingFile(path: path)
+    var index: RecordingIndex?
+    while stopRequested == 0, let item = try file.nextItem() {
+        switch item {
+        case .header(let header, let date, _): index = RecordingIndex(header: header, startedAt: date)
+        case .problem(let problem): index?.add(problem)
+        case .line(let line):
+            switch TranscriptReader.entry(line, startedAt: file.startedAt) {
+            case .success(let entry): index?.add(entry)
+            case .failure(let problem): index?.add(problem)
+            }
+        }
+    }
+    guard let index else { throw TranscriptError.empty }
+    return index
 }

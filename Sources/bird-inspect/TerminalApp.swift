@@ -5,9 +5,9 @@
 import BirdInspector
 import Foundation
 
-/// Runs the TUI until `q`, `:quit`, SIGINT/SIGTERM or `--duration`.
+/// Runs the TUI until `q`, `:quit`, SIGINT/SIGTERM/SIGHUP/SIGQUIT or `--duration`.
 func runTerminalApp(options: InspectorOptions) -> Int32 {
-    installStopHandlers()
+    installStopHandlers(terminal: true)
     let start = Date()
     // Opened before the terminal is taken over, so a bad path is one plain line on stderr.
     let recorder: Recorder?
@@ -57,7 +57,25 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         return messages
     }
     defer {
-        _ = drain()  // recorded up to the exit; the disconnect the exit causes is not
+        // Recorded up to the exit (a flood: for at most 2 s, then a `dropped` line for the rest);
+        // the disconnect the exit causes is not.
+        let deadline = Date().addingTimeInterval(2)
+        while inbox.count > 0 && Date() < deadline { _ = drain() }
+        let left = inbox.drain(limit: Int.max)
+        if let recorder, !left.isEmpty {
+            var events = 0, wire = 0
+            for item in left {
+                switch item.payload {
+                case .message(.client(.dropped(let count, let w, _), _)):
+                    events += count
+                    wire += w
+                case .transcript: wire += 1
+                case .message: events += 1
+                }
+            }
+            recorder.record(.client(.dropped(count: events, wire: wire, since: Date())), at: Date(), instant: ContinuousClock.now)
+            recorder.flush()
+        }
         session.shutdown()
     }
 
@@ -90,6 +108,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         if !messages.isEmpty { dirty = true }
         if dirty && after.timeIntervalSince(lastDraw) >= frameInterval {
             terminal.draw(Inspector.view(model, size: terminal.size))
+            if lastDraw == .distantPast { testCrashPoint("after-start") }
             lastDraw = after
             dirty = false
         }

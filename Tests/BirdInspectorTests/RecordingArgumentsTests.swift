@@ -29,9 +29,11 @@ struct RecordingArgumentsTests: ArgumentParsing {
 
     @Test("bad combinations give one clear line", arguments: [
         (["--sandbox", "--speed", "2"], "--speed needs --replay FILE"),
-        (["--replay", "s.jsonl", "--speed", "-1"], "--speed must be a number ≥ 0"),
-        (["--replay", "s.jsonl", "--speed", "fast"], "--speed must be a number"),
-        (["--replay", "s.jsonl", "--speed", "inf"], "--speed must be a number"),
+        (["--replay", "s.jsonl", "--speed", "-1"], "--speed must be 0 (no waits) or a number from 0.001 to 10000"),
+        (["--replay", "s.jsonl", "--speed", "1e-300"], "--speed must be 0 (no waits) or a number from 0.001 to 10000"),
+        (["--replay", "s.jsonl", "--speed", "20000"], "--speed must be 0 (no waits) or a number from 0.001 to 10000"),
+        (["--replay", "s.jsonl", "--speed", "fast"], "--speed must be 0 (no waits) or a number"),
+        (["--replay", "s.jsonl", "--speed", "inf"], "--speed must be 0 (no waits) or a number"),
         (["--replay", "s.jsonl", "--sandbox"], "--sandbox cannot be used with it"),
         (["--replay", "s.jsonl", "--host", "h"], "--host cannot be used with it"),
         (["--replay", "s.jsonl", "--record", "t.jsonl"], "--record cannot be used with it"),

@@ -73,9 +73,9 @@ struct ReplayTests {
         h.tick(1.501)  // 3002 ms recorded: the drop and the retry have played
         #expect(h.model.connection.state == .unavailable)
         let text = flowed(paneRows(h.render(), Layout(size: h.model.size).connection))
-        #expect(text.contains("attempt 1 in 4.0s"), "\(text)")
+        #expect(text.contains("attempt 2 in 4.0s (≤ 4 s)"), "\(text)")
         h.tick(2.5)  // 1 s of wall time = 2 s recorded
-        #expect(flowed(paneRows(h.render(), Layout(size: h.model.size).connection)).contains("attempt 1 in 2.0s"))
+        #expect(flowed(paneRows(h.render(), Layout(size: h.model.size).connection)).contains("attempt 2 in 2.0s (≤ 4 s)"))
     }
 
     @Test("Space pauses and resumes; . steps one entry while paused; > plays to the next state change")

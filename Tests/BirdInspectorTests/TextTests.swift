@@ -5,43 +5,45 @@ import Testing
 
 @testable import BirdInspector
 
-@Suite("JSON text and redaction")
-struct JSONTextTests {
+@Suite("Event data as text (BirdWire's JSON model) and redaction")
+struct PayloadTextTests {
     @Test("pretty-prints nested JSON, keeps number spelling, unwraps double encoding")
     func pretty() {
-        let (lines, valid) = JSONText.pretty(#"{"a":[1,2.50,{"b":null}],"c":"x\"y","e":{},"f":[]}"#)
+        let (lines, valid) = PayloadText.pretty(#"{"a":[1,2.50,{"b":null}],"c":"x\"y","e":{},"f":[]}"#)
         #expect(valid)
         #expect(lines == ["{", "  \"a\": [", "    1,", "    2.50,", "    {", "      \"b\": null", "    }", "  ],",
                           "  \"c\": \"x\\\"y\",", "  \"e\": {},", "  \"f\": []", "}"])
-        let double = JSONText.pretty(#""{\"k\":1}""#)
+        let double = PayloadText.pretty(#""{\"k\":1}""#)
         #expect(double.lines == ["{", "  \"k\": 1", "}"])
     }
 
     @Test("invalid JSON is reported and shown raw")
     func invalid() {
         for text in ["{", "[1,]", "{\"a\" 1}", "01x", "\"unterminated", "tru", "{\"a\":1} x"] {
-            #expect(!JSONText.isValid(text), "\(text)")
-            #expect(JSONText.pretty(text).valid == false)
+            #expect(!PayloadText.isJSON(text), "\(text)")
+            #expect(PayloadText.pretty(text).valid == false)
         }
-        #expect(JSONText.pretty("a\nb").lines == ["a", "b"])
+        #expect(PayloadText.pretty("a\nb").lines == ["a", "b"])
+        #expect(PayloadText.pretty("a\r\nb").lines == ["a", "b"])
     }
 
     @Test("deep nesting is refused without crashing")
     func deep() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(!JSONText.isValid(deep))
-        #expect(JSONText.isValid(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)))
+        #expect(!PayloadText.isJSON(deep))
+        #expect(PayloadText.oneLine(deep).hasPrefix("[[["))
+        #expect(PayloadText.isJSON(String(repeating: "[", count: 100) + String(repeating: "]", count: 100)))
     }
 
-    @Test("unicode escapes decode, including surrogate pairs")
+    @Test("unicode escapes decode in the one-line form, including surrogate pairs")
     func escapes() {
-        #expect(JSONText.parse(#""\u4e2d\ud83d\udc4b""#) == .string("中👋"))
+        #expect(PayloadText.oneLine(#"["\u4e2d\ud83d\udc4b"]"#) == #"["中👋"]"#)
     }
 
     @Test("secrets are redacted in JSON and in raw text")
     func redaction() {
         let sig = "key:" + String(repeating: "ab", count: 32)
-        let compact = JSONText.compact(#"{"auth":"\#(sig)","token":"t0k3n","x":"\#(sig)","ok":1}"#)
+        let compact = PayloadText.oneLine(#"{"auth":"\#(sig)","token":"t0k3n","x":"\#(sig)","ok":1}"#)
         #expect(!compact.contains("abab"))
         #expect(!compact.contains("t0k3n"))
         #expect(compact.contains(#""ok":1"#))

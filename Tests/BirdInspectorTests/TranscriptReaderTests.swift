@@ -18,7 +18,7 @@ func sampleRecording(extra: [String] = []) -> String {
         #"{"ts":"2023-11-14T22:13:21.000Z","mono_ms":1000.000,"type":"event","channel":"chat","event":"message","data":{"n":1}}"#,
         #"{"ts":"2023-11-14T22:13:22.000Z","mono_ms":2000.000,"type":"event","channel":"chat","event":"message","data":{"n":2}}"#,
         #"{"ts":"2023-11-14T22:13:23.000Z","mono_ms":3000.000,"type":"state","previous":"connected","current":"unavailable","cause":"socket dropped","close_code":1006}"#,
-        #"{"ts":"2023-11-14T22:13:23.000Z","mono_ms":3000.500,"type":"retry","in_ms":4000,"attempt":0,"cause":"socket dropped"}"#,
+        #"{"ts":"2023-11-14T22:13:23.000Z","mono_ms":3000.500,"type":"retry","in_ms":4000,"attempt":2,"cause":"socket dropped"}"#,
         #"{"ts":"2023-11-14T22:13:27.000Z","mono_ms":7000.000,"type":"state","previous":"unavailable","current":"connecting","cause":"retry due"}"#,
     ] + extra).joined(separator: "\n") + "\n"
 }

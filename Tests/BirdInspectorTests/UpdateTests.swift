@@ -125,7 +125,7 @@ struct UpdateTests {
         h.press(.up)
         #expect(h.model.paused)
         h.press(.enter)
-        guard case .detail(let seq, _) = h.model.mode else {
+        guard case .detail(let seq, _, _) = h.model.mode else {
             Issue.record("no detail")
             return
         }

@@ -32,7 +32,7 @@ struct ViewTests {
         #expect(g[1, row].style.role == .good)
     }
 
-    @Test("backoff: attempt number and a countdown that ticks", arguments: screenSizes)
+    @Test("backoff: the library's attempt number (from 0), its window, and a countdown that ticks", arguments: screenSizes)
     func backoff(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
@@ -43,18 +43,18 @@ struct ViewTests {
         let first = h.render()
         expectPanesFramed(first)
         #expect(contains(first, "● unavailable"))
-        #expect(contains(first, "attempt 3 in 3.5s"))
+        #expect(contains(first, "attempt 2 in 3.5s (≤ 4 s)"))
         #expect(flowed(paneRows(first, Layout(size: size).connection)).contains("1006 connection lost (no close frame) — retry after backoff"))
         #expect(line(first, containing: "chat")?.contains("⟳") == true)
         h.tick(10.6)
-        #expect(contains(h.render(), "attempt 3 in 3.4s"))
+        #expect(contains(h.render(), "attempt 2 in 3.4s (≤ 4 s)"))
         h.tick(14.5)
-        #expect(contains(h.render(), "attempt 3 in 0.0s"))
+        #expect(contains(h.render(), "attempt 2 in 0.0s (≤ 4 s)"))
         // The retry shows in the log too.
         #expect(contains(first, "◆ retry"))
         // Reconnecting clears the countdown.
         h.client(.stateChanged(StateChange(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 14.6)
-        #expect(!flowed(paneRows(h.render(), Layout(size: size).connection)).contains("attempt 3 in"))
+        #expect(!flowed(paneRows(h.render(), Layout(size: size).connection)).contains("attempt 2 in"))
     }
 
     @Test("failed with 4009: meaning, band and the server's reason", arguments: screenSizes)

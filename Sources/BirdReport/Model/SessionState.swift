@@ -1,4 +1,4 @@
-/// A connection state of PROTOCOL.md B.1 as a recording names it; a name this report does not
+/// A connection state of docs/PROTOCOL.md § States as a recording names it; a name this report does not
 /// know reads as `unknown`.
 public enum SessionState: String, Sendable, Equatable, CaseIterable {
     /// The client exists, no socket yet.
