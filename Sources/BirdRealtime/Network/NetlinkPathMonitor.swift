@@ -154,6 +154,8 @@ public final class NetlinkPathMonitor: NetworkPathMonitor, @unchecked Sendable {
             self.report = report
             origin = clock.now
             let thread = Thread { [self] in
+                // Foundation's `name` does not reach the kernel here; `comm` shows this one.
+                _ = bird_set_thread_name("bird.netlink")
                 self.run()
                 self.exited.signal()
             }
