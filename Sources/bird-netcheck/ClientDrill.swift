@@ -85,7 +85,8 @@
         let dir = NSTemporaryDirectory() + "bird-netcheck-\(getpid())"
         do {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try "subjectAltName=IP:\(edgeAddress),DNS:\(edgeAddress)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+            try
+                "subjectAltName=IP:\(edgeAddress),DNS:\(edgeAddress)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
                 .write(toFile: dir + "/ext.cnf", atomically: true, encoding: .utf8)
         } catch {
             fail("cannot write to \(dir): \(error)")
@@ -167,7 +168,9 @@
         let connected = inbox.wait(until: limit(deadlineMs)) { state($0)?.current == .connected }
         step(
             "connect", connected != nil,
-            connected.map { "\(milliseconds($0 - start)) ms, network \(bird?.networkPath?.description ?? "not watched")" }
+            connected.map {
+                "\(milliseconds($0 - start)) ms, network \(bird?.networkPath?.description ?? "not watched")"
+            }
                 ?? "no connection within \(deadlineMs) ms")
         guard connected != nil, bird?.networkPath != nil || options.flag("without-monitor") else {
             say("client drill failed")
@@ -177,7 +180,9 @@
         // 2. An address added while connected: a ping at once, answered.
         start = ContinuousClock.now
         ip("addr", "add", "10.99.0.2/32", "dev", "lo")
-        let pathSeen = inbox.wait(until: limit(deadlineMs)) { if case .networkPath = $0 { return true } else { return false } }
+        let pathSeen = inbox.wait(until: limit(deadlineMs)) {
+            if case .networkPath = $0 { return true } else { return false }
+        }
         let ping = inbox.wait(until: limit(deadlineMs)) { isPing($0, .outbound, "bird:ping") }
         let pong = inbox.wait(until: limit(deadlineMs)) { isPing($0, .inbound, "bird:pong") }
         step(
@@ -236,7 +241,8 @@
         let reconnected = inbox.wait(until: limit(deadlineMs)) { state($0)?.current == .connected }
         let total = reconnected.map { $0 - start }
         step(
-            "restore-default", back != nil && reconnecting != nil && total.map { $0 <= .milliseconds(reconnectMs) } == true,
+            "restore-default",
+            back != nil && reconnecting != nil && total.map { $0 <= .milliseconds(reconnectMs) } == true,
             "detected \(back.map { milliseconds($0 - start) } ?? "-") ms, connecting "
                 + "\(reconnecting.map { milliseconds($0 - start) } ?? "-") ms, connected \(total.map(milliseconds) ?? "-") ms "
                 + "(deadline \(reconnectMs) ms)")

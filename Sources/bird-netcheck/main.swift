@@ -32,7 +32,9 @@ import Foundation
 #if canImport(Glibc)
     let arguments = CommandLine.arguments.dropFirst()
     guard let mode = arguments.first else {
-        fail("usage: bird-netcheck watch|record|drill|drill-client [options] (see the top of Sources/bird-netcheck/main.swift)")
+        fail(
+            "usage: bird-netcheck watch|record|drill|drill-client [options] "
+                + "(see the top of Sources/bird-netcheck/main.swift)")
     }
     let options = Options(arguments.dropFirst())
     switch mode {

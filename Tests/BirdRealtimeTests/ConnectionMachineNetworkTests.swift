@@ -75,7 +75,8 @@ struct ConnectionMachineNetworkTests {
     func lostWhileConnectedPong() {
         var m = connected()
         let actions = m.networkLost(Self.down)
-        #expect(actions == [.cancelLiveness, .pingNow(pongTimeout: .seconds(30), reason: "network lost (\(Self.down))")])
+        #expect(
+            actions == [.cancelLiveness, .pingNow(pongTimeout: .seconds(30), reason: "network lost (\(Self.down))")])
         #expect(m.networkLost(Self.down).isEmpty)
         let pong = m.inbound(now: .seconds(1))
         #expect(pong == [.cancelLiveness, .scheduleActivityCheck(after: .seconds(120))])
@@ -136,11 +137,18 @@ struct ConnectionMachineNetworkTests {
         }
         var cases: [(String, [Action])] = []
         var m = connectedWithoutNetwork()
-        cases.append(("TCP drop", m.transportClosed(code: 1006, reason: "", initiatedLocally: false, networkError: "reset")))
+        cases.append(
+            ("TCP drop", m.transportClosed(code: 1006, reason: "", initiatedLocally: false, networkError: "reset")))
         m = connectedWithoutNetwork()
-        cases.append(("server close 1000", m.transportClosed(code: 1000, reason: "", initiatedLocally: false, networkError: nil)))
+        cases.append(
+            ("server close 1000", m.transportClosed(code: 1000, reason: "", initiatedLocally: false, networkError: nil))
+        )
         m = connectedWithoutNetwork()
-        cases.append(("4200 after handshake", m.transportClosed(code: 4200, reason: "", initiatedLocally: false, networkError: nil)))
+        cases.append(
+            (
+                "4200 after handshake",
+                m.transportClosed(code: 4200, reason: "", initiatedLocally: false, networkError: nil)
+            ))
         m = connectedWithoutNetwork()
         cases.append(("protocol violation", m.protocolViolation(code: 1002, reason: "bad frame")))
         m = connectedWithoutNetwork()
@@ -154,8 +162,10 @@ struct ConnectionMachineNetworkTests {
         }
         // A refusal is still a refusal; disconnect() still disconnects.
         m = connectedWithoutNetwork()
-        #expect(m.transportClosed(code: 4009, reason: "", initiatedLocally: false, networkError: nil).contains(
-            .changeState(StateChange(previous: .connected, current: .failed, cause: .serverClose(code: 4009, reason: "")))))
+        #expect(
+            m.transportClosed(code: 4009, reason: "", initiatedLocally: false, networkError: nil).contains(
+                .changeState(
+                    StateChange(previous: .connected, current: .failed, cause: .serverClose(code: 4009, reason: "")))))
         m = connectedWithoutNetwork()
         _ = m.disconnect()
         #expect(m.state == .disconnected)
@@ -234,9 +244,10 @@ struct ConnectionMachineNetworkTests {
         var m = connected()
         _ = m.networkLost(Self.down)
         _ = m.inbound(now: .seconds(1))
-        #expect(m.networkRestored(Self.up) == [
-            .cancelLiveness, .pingNow(pongTimeout: .seconds(30), reason: "network back (\(Self.up))"),
-        ])
+        #expect(
+            m.networkRestored(Self.up) == [
+                .cancelLiveness, .pingNow(pongTimeout: .seconds(30), reason: "network back (\(Self.up))"),
+            ])
     }
 
     @Test("restored while disconnected or failed: nothing; a later connect() opens")
@@ -253,9 +264,10 @@ struct ConnectionMachineNetworkTests {
     @Test("path changed while connected: ping at once, unless one is out")
     func changedConnected() {
         var m = connected()
-        #expect(m.pathChanged(Self.up) == [
-            .cancelLiveness, .pingNow(pongTimeout: .seconds(30), reason: "network changed (\(Self.up))"),
-        ])
+        #expect(
+            m.pathChanged(Self.up) == [
+                .cancelLiveness, .pingNow(pongTimeout: .seconds(30), reason: "network changed (\(Self.up))"),
+            ])
         #expect(m.pathChanged(Self.up).isEmpty, "a ping is out")
         _ = m.inbound(now: .seconds(2))
         #expect(m.pathChanged(Self.up).count == 2, "answered: the next change pings again")
@@ -268,7 +280,8 @@ struct ConnectionMachineNetworkTests {
         #expect(
             actions == [
                 .cancelRetry,
-                .changeState(StateChange(previous: .unavailable, current: .connecting, cause: .networkChanged(Self.up))),
+                .changeState(
+                    StateChange(previous: .unavailable, current: .connecting, cause: .networkChanged(Self.up))),
                 .openTransport,
             ])
         #expect(m.attempt == 0)

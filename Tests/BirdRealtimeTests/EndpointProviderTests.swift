@@ -77,7 +77,9 @@ struct EndpointProviderTests {
         #expect(h.recorder.states.filter { $0 == .connecting }.count == 2)
     }
 
-    @Test("a provider that never answers: connecting, then after endpointTimeout the backoff path naming it; its late answer is ignored")
+    @Test(
+        "a provider that never answers: connecting, then after endpointTimeout the backoff path naming it; its late answer is ignored"
+    )
     func hangs() async throws {
         let gate = Gate()
         let asked = TestBox(0)
@@ -114,7 +116,8 @@ struct EndpointProviderTests {
             options.endpointProvider = { throw DirectoryError() }
         }
         await h.waitUntil({ h.bird.connectionState == .unavailable }, what: "unavailable")
-        #expect(h.recorder.changes.last?.cause == .endpointUnavailable("endpoint provider failed: directory answered 503"))
+        #expect(
+            h.recorder.changes.last?.cause == .endpointUnavailable("endpoint provider failed: directory answered 503"))
         #expect(h.bird.nextAttemptAt != nil)
         #expect(h.transport.count == 0)
     }

@@ -27,10 +27,14 @@ struct NetworkWiringTests {
             await h.advance(.seconds(60))
             left -= .seconds(60)
         }
-        #expect(h.transport.count == before, "a socket was opened while the network was down", sourceLocation: sourceLocation)
+        #expect(
+            h.transport.count == before, "a socket was opened while the network was down",
+            sourceLocation: sourceLocation)
     }
 
-    @Test("no network at start: unavailable (no network), no socket across an hour, no retry announced; route back → connects at once")
+    @Test(
+        "no network at start: unavailable (no network), no socket across an hour, no retry announced; route back → connects at once"
+    )
     func startsWithoutNetwork() async throws {
         let monitor = ManualNetworkPathMonitor(initial: NetworkPath(defaultRoutes: [], generation: 1))
         let h = Self.harness(monitor)
@@ -54,7 +58,9 @@ struct NetworkWiringTests {
         #expect(h.bird.connectionState == .connected)
     }
 
-    @Test("connected, route gone: ping at once; no pong → 4201, unavailable (no network), no attempts; route back → connects with backoff reset")
+    @Test(
+        "connected, route gone: ping at once; no pong → 4201, unavailable (no network), no attempts; route back → connects with backoff reset"
+    )
     func connectedLosesNetwork() async throws {
         let monitor = ManualNetworkPathMonitor()
         let h = Self.harness(monitor)
@@ -91,7 +97,8 @@ struct NetworkWiringTests {
         #expect(socket.closedWith == nil)
         socket.networkFailure()
         await h.settle()
-        #expect(h.recorder.changes.last == StateChange(previous: .connected, current: .unavailable, cause: Self.noNetwork))
+        #expect(
+            h.recorder.changes.last == StateChange(previous: .connected, current: .unavailable, cause: Self.noNetwork))
         await Self.expectNoAttempts(h, over: .seconds(300))
     }
 
@@ -106,7 +113,9 @@ struct NetworkWiringTests {
         monitor.loseNetwork()
         await h.settle()
         #expect(h.bird.nextAttemptAt == nil)
-        #expect(h.recorder.changes.last == StateChange(previous: .unavailable, current: .unavailable, cause: Self.noNetwork))
+        #expect(
+            h.recorder.changes.last == StateChange(previous: .unavailable, current: .unavailable, cause: Self.noNetwork)
+        )
         await Self.expectNoAttempts(h, over: .seconds(600))
         #expect(h.recorder.retries.count == 1)
     }
@@ -120,7 +129,8 @@ struct NetworkWiringTests {
         monitor.loseNetwork()
         await h.settle()
         #expect(socket.aborted)
-        #expect(h.recorder.changes.last == StateChange(previous: .connecting, current: .unavailable, cause: Self.noNetwork))
+        #expect(
+            h.recorder.changes.last == StateChange(previous: .connecting, current: .unavailable, cause: Self.noNetwork))
     }
 
     @Test("addresses changed while connected: ping at once; a second change while it is out sends none")
@@ -163,7 +173,9 @@ struct NetworkWiringTests {
         #expect(h.recorder.retries.last?.attempt == 0)
     }
 
-    @Test("connect() without a network stays unavailable (no network) and connects when it returns; disconnect() is unaffected")
+    @Test(
+        "connect() without a network stays unavailable (no network) and connects when it returns; disconnect() is unaffected"
+    )
     func connectWhileDown() async throws {
         let monitor = ManualNetworkPathMonitor()
         let h = Self.harness(monitor)
@@ -176,7 +188,9 @@ struct NetworkWiringTests {
         h.bird.connect()
         await h.settle()
         #expect(monitor.isStarted && monitor.startCount == 2)
-        #expect(h.recorder.changes.last == StateChange(previous: .disconnected, current: .unavailable, cause: Self.noNetwork))
+        #expect(
+            h.recorder.changes.last
+                == StateChange(previous: .disconnected, current: .unavailable, cause: Self.noNetwork))
         let count = h.transport.count
         h.bird.connect()
         await h.settle()

@@ -36,7 +36,9 @@ final class ProviderGate: @unchecked Sendable {
 /// that hangs, and handshake headers on the real upgrade request.
 extension Integration {
     @Suite(.serialized) struct EndpointProviderIntegrationTests {
-        @Test("a provider that hangs: connecting, then unavailable with the cause naming it (nothing reaches the edge); once it answers, connected to the sandbox it named")
+        @Test(
+            "a provider that hangs: connecting, then unavailable with the cause naming it (nothing reaches the edge); once it answers, connected to the sandbox it named"
+        )
         func hangingProvider() async throws {
             let sandbox = try SandboxFixture()
             defer { sandbox.stop() }
@@ -54,7 +56,8 @@ extension Integration {
                 }
             }
             let reason = "endpoint provider did not answer within 1 s"
-            let sawCause = await eventually("unavailable with the provider's cause; changes \(client.recorder.changes)") {
+            let sawCause = await eventually("unavailable with the provider's cause; changes \(client.recorder.changes)")
+            {
                 client.recorder.changes.contains {
                     $0.previous == .connecting && $0.current == .unavailable && $0.cause == .endpointUnavailable(reason)
                 }

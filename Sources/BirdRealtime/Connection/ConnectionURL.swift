@@ -27,9 +27,13 @@ enum ConnectionURL {
         var host = endpoint.host
         if host.hasPrefix("[") && host.hasSuffix("]") && host.count > 2 { host = String(host.dropFirst().dropLast()) }
         // An answer may come from a server (a directory API): only host characters pass.
-        guard host.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7f && !"/?#@[]\\".unicodeScalars.contains($0) })
+        guard
+            host.unicodeScalars.allSatisfy({
+                $0.isASCII && $0.value > 0x20 && $0.value < 0x7f && !"/?#@[]\\".unicodeScalars.contains($0)
+            })
         else {
-            throw ConfigurationError(message: "the endpoint provider's host \(host.debugDescription) is not a host name or address")
+            throw ConfigurationError(
+                message: "the endpoint provider's host \(host.debugDescription) is not a host name or address")
         }
         return try make(options, host: host, port: endpoint.port, plain: !endpoint.useTLS)
     }

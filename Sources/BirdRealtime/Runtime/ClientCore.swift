@@ -252,8 +252,9 @@ final class ClientCore: @unchecked Sendable {
         let generation = transportGeneration
         let configuration = TransportConfiguration(
             url: url, headers: headers, connectTimeout: .seconds(10), caFile: options.caFile)
-        let names = headers.keys.sorted()
-        log(.info, "opening \(url.absoluteString)\(names.isEmpty ? "" : " (handshake headers: \(names.joined(separator: ", ")))")")
+        // Header names only: the values are tokens.
+        let names = headers.keys.sorted().joined(separator: ", ")
+        log(.info, "opening \(url.absoluteString)" + (names.isEmpty ? "" : " (handshake headers: \(names))"))
         let transport = environment.makeTransport(configuration, queue) { [weak self] event in
             self?.handleTransportEvent(event, generation: generation)
         }
