@@ -3,7 +3,7 @@
 // Linux kernel interfaces that Glibc's Swift module does not carry. Header-only (nothing to link):
 // the kernel's own structs and constants, so Swift code never lays them out by hand.
 //
-// rtnetlink (the network path monitor), and naming the monitor's thread: nlmsghdr, nlmsgerr, sockaddr_nl, ifinfomsg, ifaddrmsg,
+// rtnetlink (the network path monitor): nlmsghdr, nlmsgerr, sockaddr_nl, ifinfomsg, ifaddrmsg,
 // rtmsg, rtattr, rtnexthop, the RTM_*, RTA_*, IFLA_*, IFA_*, RTMGRP_* and NLM_F_* constants.
 // Macros Swift cannot import (NLMSG_ALIGN, RTA_OK, ...) are not wrapped: Swift code computes them
 // from the imported NLMSG_ALIGNTO / RTA_ALIGNTO / RTNH_ALIGNTO with overflow-checked arithmetic.
@@ -12,11 +12,4 @@
 #include <linux/rtnetlink.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
-#include <sys/prctl.h>
-
-// Names the calling thread as `ps -L` and /proc/self/task/*/comm show it (at most 15 bytes);
-// prctl is variadic, which Swift cannot call.
-static inline int bird_set_thread_name(const char *name) {
-    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
-}
 #endif
