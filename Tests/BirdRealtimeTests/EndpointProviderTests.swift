@@ -153,7 +153,7 @@ struct EndpointProviderTests {
     @Test("a plain ws:// answer to loopback with allowInsecure is accepted")
     func plainLoopback() async throws {
         let (h, _) = Self.harness { options in
-            options.endpointProvider = { RealtimeEndpoint(host: "::1", port: 6001, useTLS: false) }
+            options.endpointProvider = { BirdRealtime.Endpoint(host: "::1", port: 6001, useTLS: false) }
         }
         await h.waitUntil({ h.transport.count == 1 }, what: "a socket")
         #expect(try h.socket.configuration.url.absoluteString.hasPrefix("ws://[::1]:6001/app/k?"))

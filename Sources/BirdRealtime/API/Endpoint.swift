@@ -1,10 +1,11 @@
 /// Where one connection attempt goes, as an endpoint provider answers it
 /// (``BirdRealtime/Options/endpointProvider``): the edge's host, port and whether to use TLS.
 ///
-/// The answer goes through the same rules as static options (PROTOCOL.md B.7): plain `ws://`
-/// (`useTLS == false`) is honoured only for `localhost`, `127.0.0.1` and `[::1]`, and only with
-/// `Options.allowInsecure`; TLS is always verified (with `Options.caFile` when set). The path and
-/// query of the socket URL (`/app/KEY?protocol=7&…`) come from the options as usual.
+/// The answer goes through the same rules as static options (docs/PROTOCOL.md § Transport
+/// security): plain `ws://` (`useTLS == false`) is honoured only for `localhost`, `127.0.0.1` and
+/// `[::1]`, and only with `Options.allowInsecure`; TLS is always verified (with `Options.caFile`
+/// when set). The path and query of the socket URL (`/app/KEY?protocol=7&…`) come from the
+/// options as usual.
 public struct RealtimeEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The edge's host name or IP address (an IPv6 address with or without brackets).
     public var host: String
