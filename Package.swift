@@ -73,8 +73,9 @@ let package = Package(
             name: "BirdLoadGen",
             dependencies: ["BirdWire", "WebSocket", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .executableTarget(name: "bird-bench", dependencies: ["BirdLoadGen", "BirdRealtime", "BirdSandbox", "BirdWire"]),
-        // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drill.
-        .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime"]),
+        // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drills
+        // (the monitor alone, and a real client against an embedded sandbox).
+        .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime", "BirdSandbox"]),
 
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], exclude: ["Peers"]),
         .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),

@@ -333,6 +333,8 @@ final class LiveSession: @unchecked Sendable {
         case .dropped: return .dropped
         case .signout: return .signout
         case .configuration(let message): return .other("configuration error: \(message)")
+        case .networkUnavailable, .networkRestored, .networkChanged, .endpointUnavailable:
+            return .other(cause.description)
         }
     }
 

@@ -19,7 +19,7 @@ func say(_ line: String) {
 struct Options {
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
-    private static let flagNames: Set<String> = ["mutate"]
+    private static let flagNames: Set<String> = ["mutate", "verbose", "without-monitor"]
 
     init(_ list: ArraySlice<String>) {
         var iterator = list.makeIterator()
@@ -75,3 +75,30 @@ let ipPath: String = {
     }
     return "ip"
 }()
+
+/// Runs `path` with `arguments`, its output to /dev/null; exits the tool (status 2) when it fails.
+/// `posix_spawn`, as for `ip`.
+func runQuietly(_ path: String, _ arguments: [String]) {
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    guard spawned == 0 else { fail("cannot run \(path): \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+        guard errno == EINTR else { fail("waitpid: \(String(cString: strerror(errno)))") }
+    }
+    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+        fail("\(path) \(arguments.first ?? "") failed (wait status \(status))")
+    }
+}
+
+/// The first executable of `candidates`, or nil.
+func executable(_ candidates: [String]) -> String? {
+    candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+}

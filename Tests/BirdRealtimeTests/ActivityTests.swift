@@ -14,6 +14,8 @@ struct ActivityTests {
         case .signinError: return "signin-error"
         case .wireMessage(let direction, let text):
             return "\(direction == .inbound ? "in" : "out"):\((try? WireMessage.decode(text))?.event ?? "?")"
+        case .networkPath(let path): return "network:\(path.isUsable ? "usable" : "down")"
+        case .endpoint(let resolution): return "endpoint:\(resolution)"
         }
     }
 

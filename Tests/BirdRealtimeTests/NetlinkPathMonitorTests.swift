@@ -43,6 +43,30 @@
             #expect(steps.allSatisfy { $0.split(separator: " ")[3] == "ok" })
             #expect(result.output.contains("drill ok"))
         }
+
+        /// What the client drill needs besides: `openssl` for the edge's certificate.
+        static let clientDrillAvailable =
+            namespacesAvailable && ["/usr/bin/openssl", "/bin/openssl"].contains {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
+
+        @Test(
+            "a real client and sandbox in a fresh namespace: address change → ping at once; route gone → no network, no attempts; route back → connected within 1 s; release → no monitor thread",
+            .enabled(if: clientDrillAvailable, "needs root, unshare (util-linux), ip (iproute2) and openssl: skipped"),
+            .timeLimit(.minutes(1)))
+        func clientDrill() throws {
+            let result = try NamespaceDrill.run(arguments: ["drill-client", "--deadline-ms", "5000"])
+            print("bird-netcheck drill-client (exit \(result.status)):\n" + result.output)
+            #expect(result.status == 0)
+            let steps = result.output.split(separator: "\n").filter { $0.hasPrefix("step ") }
+            #expect(
+                steps.map { $0.split(separator: " ")[2] } == [
+                    "connect", "address-change-ping", "lose-default-connected", "drop-while-down",
+                    "no-attempts-while-down", "restore-default", "release",
+                ])
+            #expect(steps.allSatisfy { $0.split(separator: " ")[3] == "ok" })
+            #expect(result.output.contains("client drill ok"))
+        }
     }
 
     /// Runs `unshare -n bird-netcheck …` (bird-netcheck is built beside the test bundle) with a deadline.

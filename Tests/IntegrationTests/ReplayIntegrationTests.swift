@@ -279,6 +279,7 @@ final class TranscriptWriter: @unchecked Sendable {
         case .dropped: return "socket dropped"
         case .signout: return "signed out"
         case .configuration(let message): return "configuration error: \(message)"
+        case .networkUnavailable, .networkRestored, .networkChanged, .endpointUnavailable: return cause.description
         }
     }
 

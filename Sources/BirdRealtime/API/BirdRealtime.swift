@@ -39,11 +39,22 @@ public final class BirdRealtime: Sendable {
     /// The connection id while `connected`.
     public var connectionId: String? { core.snapshot.withLock { $0.connectionId } }
 
-    /// When the next reconnect attempt is due, while `unavailable` (for a countdown).
+    /// When the next reconnect attempt is due, while `unavailable` (for a countdown); nil while
+    /// the client waits for the network (cause ``StateChangeCause/networkUnavailable(_:)``).
     public var nextAttemptAt: Date? { core.snapshot.withLock { $0.nextAttemptAt } }
 
+    /// The network path as the client's monitor last reported it (`default via eth0 (IPv4)`);
+    /// nil when the network is not watched (`Options.networkMonitor` disabled, a loopback host,
+    /// a monitor that failed to start, or the client disconnected). docs/NETWORK.md.
+    public var networkPath: NetworkPath? { core.snapshot.withLock { $0.networkPath } }
+
+    /// The endpoint the latest connection attempt resolved through `Options.endpointProvider`
+    /// (or the static one, when only handshake headers are provided); nil before the first answer.
+    public var resolvedEndpoint: RealtimeEndpoint? { core.snapshot.withLock { $0.resolvedEndpoint } }
+
     /// Opens a connection from `disconnected` or `failed` (a fresh start: attempt counter reset);
-    /// from `unavailable` it cuts the wait short. No effect while connecting or connected.
+    /// from `unavailable` it cuts the wait short. No effect while connecting or connected. While
+    /// the network is down it goes (or stays) `unavailable` and connects when the network returns.
     public func connect() {
         core.queue.async { self.core.connect(cause: .connectCalled) }
     }
@@ -51,7 +62,7 @@ public final class BirdRealtime: Sendable {
     /// Closes the connection; state `disconnected`, nothing scheduled. Channels and handlers
     /// are kept for a later `connect()`.
     public func disconnect() {
-        core.queue.async { self.core.perform(self.core.machine.disconnect()) }
+        core.queue.async { self.core.disconnect() }
     }
 
     /// Ends the socket without a close frame, as if the network died (the backoff path) — for
@@ -119,9 +130,26 @@ public final class BirdRealtime: Sendable {
         observe(.wire) { if case .wireMessage(let direction, let text) = $0 { handler(direction, text) } }
     }
 
-    /// Calls `handler` with every state change, retry, error, sign-in error and wire message in
-    /// one stream, in the order they happened — what a recorder wants (first the current
-    /// connection's notifications since its `connecting`).
+    /// Calls `handler` with each network path the monitor reports (the first when the monitor
+    /// starts, then every change), before the state change it may cause. Nothing when the
+    /// network is not watched. Read ``networkPath`` for the current one.
+    @discardableResult
+    public func onNetworkPathChange(_ handler: @escaping @Sendable (NetworkPath) -> Void) -> BindingToken {
+        observe(.network) { if case .networkPath(let path) = $0 { handler(path) } }
+    }
+
+    /// Calls `handler` as each connection attempt resolves its endpoint (only with an
+    /// `endpointProvider` or `handshakeHeadersProvider`): `.resolving` when the providers are
+    /// asked (the state is `connecting`), then `.resolved` with the answer (header names only)
+    /// or `.failed` with the reason before the backoff.
+    @discardableResult
+    public func onEndpointResolution(_ handler: @escaping @Sendable (EndpointResolution) -> Void) -> BindingToken {
+        observe(.endpoint) { if case .endpoint(let resolution) = $0 { handler(resolution) } }
+    }
+
+    /// Calls `handler` with every state change, retry, error, sign-in error, wire message,
+    /// network path and endpoint resolution in one stream, in the order they happened — what a
+    /// recorder wants (first the current connection's notifications since its `connecting`).
     @discardableResult
     public func onActivity(_ handler: @escaping @Sendable (ClientActivity) -> Void) -> BindingToken {
         observe(.all, handler)
@@ -211,7 +239,8 @@ public final class BirdRealtime: Sendable {
     // MARK: - Tests and tools
 
     /// Waits until the client has processed everything queued so far — transport events,
-    /// in-flight authorizations — and the delivery queue has run the resulting handlers.
+    /// in-flight authorizations — and the delivery queue has run the resulting handlers. An
+    /// endpoint provider still thinking is not waited for (it may never answer).
     /// Do not call it from the delivery queue (or with `.main` as delivery queue unless the main
     /// queue is running).
     public func settle() async {

@@ -15,6 +15,11 @@ public enum ClientActivity: Sendable, CustomStringConvertible {
     case signinError(any BirdRealtimeError)
     /// A protocol message sent or received, secrets redacted (`onWireMessage`).
     case wireMessage(WireDirection, String)
+    /// The network path monitor reported a new path (`onNetworkPathChange`).
+    case networkPath(NetworkPath)
+    /// The endpoint of the attempt under way is being resolved, was resolved, or could not be
+    /// (`onEndpointResolution`; only with an endpoint or handshake headers provider).
+    case endpoint(EndpointResolution)
 
     public var description: String {
         switch self {
@@ -23,6 +28,8 @@ public enum ClientActivity: Sendable, CustomStringConvertible {
         case .error(let error): return "error \(error)"
         case .signinError(let error): return "sign-in error \(error.message)"
         case .wireMessage(let direction, let text): return "\(direction) \(text)"
+        case .networkPath(let path): return "network \(path)"
+        case .endpoint(let resolution): return resolution.description
         }
     }
 }

@@ -8,7 +8,9 @@ public enum ConnectionState: String, Sendable, CaseIterable, CustomStringConvert
     case connecting
     /// The handshake is done; the connection has an id and can subscribe.
     case connected
-    /// The connection was lost and a reconnect is scheduled.
+    /// The connection was lost and a reconnect is scheduled — or, when the cause is
+    /// ``StateChangeCause/networkUnavailable(_:)``, the client waits for the network to return
+    /// (nothing is scheduled; see docs/NETWORK.md).
     case unavailable
     /// The app called `disconnect()`; nothing is scheduled.
     case disconnected
@@ -47,6 +49,20 @@ public enum StateChangeCause: Sendable, Equatable, CustomStringConvertible {
     case signout
     /// The options cannot be used (for example `allowInsecure` with a remote host).
     case configuration(String)
+    /// The host has no usable network (no default route through an interface that is up): the
+    /// client is `unavailable` and waits for the network instead of retrying. Carries the path's
+    /// description (`no default route`).
+    case networkUnavailable(String)
+    /// The network came back: the client connects at once with its backoff reset. Carries the
+    /// path's description (`default via eth0 (IPv4)`).
+    case networkRestored(String)
+    /// The network path changed (new addresses or default route) while a retry was pending: the
+    /// client connects at once with its backoff reset. Carries the path's description.
+    case networkChanged(String)
+    /// The endpoint provider (or the handshake headers provider) did not answer in time, threw,
+    /// or answered something the security rules refuse: the backoff path. Carries the reason
+    /// (`endpoint provider did not answer within 10 s`).
+    case endpointUnavailable(String)
 
     public var description: String {
         switch self {
@@ -65,6 +81,10 @@ public enum StateChangeCause: Sendable, Equatable, CustomStringConvertible {
         case .dropped: return "connection dropped"
         case .signout: return "signout() called"
         case .configuration(let message): return "configuration error: \(message)"
+        case .networkUnavailable(let path): return "no network: \(path)"
+        case .networkRestored(let path): return "network back: \(path)"
+        case .networkChanged(let path): return "network changed: \(path)"
+        case .endpointUnavailable(let reason): return "endpoint unavailable: \(reason)"
         }
     }
 

@@ -41,6 +41,10 @@ public struct RealtimeError: BirdRealtimeError, Equatable {
         /// (`bind(_:as:)`, `events(named:as:)`): ``RealtimeError/channel`` and
         /// ``RealtimeError/event`` say where, ``RealtimeError/detail`` what did not fit.
         case payloadDecoding
+        /// The endpoint provider's (or handshake headers provider's) answer was refused by the
+        /// security rules (plain `ws://` to a remote host, a malformed host or port, a header
+        /// the client sets itself or with a control character): the attempt backs off.
+        case endpoint
 
         public var description: String { rawValue }
     }

@@ -22,6 +22,7 @@
 @_documentation(visibility: private) public typealias _BirdRealtimeAuthResponse = AuthResponse
 @_documentation(visibility: private) public typealias _BirdRealtimeLogLevel = LogLevel
 @_documentation(visibility: private) public typealias _BirdRealtimeWireDirection = WireDirection
+@_documentation(visibility: private) public typealias _BirdRealtimeEndpoint = RealtimeEndpoint
 
 extension BirdRealtime {
     /// A public channel (`BirdRealtime.Channel`).
@@ -64,4 +65,6 @@ extension BirdRealtime {
     public typealias LogLevel = _BirdRealtimeLogLevel
     /// Which way a message travelled.
     public typealias WireDirection = _BirdRealtimeWireDirection
+    /// Where a connection attempt goes, as an endpoint provider answers it.
+    public typealias Endpoint = _BirdRealtimeEndpoint
 }

@@ -31,6 +31,14 @@ extension BirdRealtime {
         public var subscribeTimeout: Duration
         /// Where handlers run (default `.main`: a command-line app must run the main queue).
         public var deliveryQueue: DispatchQueue
+        /// Watches the host's network so the client waits for a route instead of retrying into
+        /// the void, connects at once when it returns, and pings when the path changes
+        /// (docs/NETWORK.md). Default `.system` (Linux rtnetlink; none elsewhere).
+        public var networkMonitor: NetworkMonitorChoice
+        /// How long the endpoint provider and the handshake headers provider together may take
+        /// per connection attempt (default 10 s, held to 1 ms … 1 h); past it the attempt takes
+        /// the backoff path with ``StateChangeCause/endpointUnavailable(_:)``.
+        public var endpointTimeout: Duration
 
         /// Signs private and presence subscriptions instead of `authEndpoint`.
         public var authorizer: (@Sendable (ChannelAuthRequest) async throws -> AuthResponse)?
@@ -39,6 +47,16 @@ extension BirdRealtime {
         /// Called before every auth endpoint request; its headers are added to `authHeaders`
         /// (and win on conflicts) — for tokens that are refreshed.
         public var authHeadersProvider: (@Sendable () async throws -> [String: String])?
+        /// Asked before every connection attempt for the edge to connect to (host, port, TLS),
+        /// instead of `host`/`port`/`allowInsecure`'s plain choice. It must answer within
+        /// `endpointTimeout`; one that throws, hangs or answers something the security rules
+        /// refuse sends the attempt down the backoff path (docs/LIFECYCLE.md, "Endpoint").
+        public var endpointProvider: (@Sendable () async throws -> RealtimeEndpoint)?
+        /// Asked before every connection attempt for extra headers on the WebSocket upgrade
+        /// request (a token refreshed per connection). Values never appear in logs or reports;
+        /// names must be HTTP tokens and values free of CR, LF and NUL, and the upgrade's own
+        /// headers (`Host`, `Upgrade`, `Connection`, `Sec-WebSocket-*`) cannot be set.
+        public var handshakeHeadersProvider: (@Sendable () async throws -> [String: String])?
         /// The jitter source: returns a number in `[0, 1]`. Replace it with a seeded generator in tests.
         public var random: @Sendable () -> Double
         /// Receives log lines; secrets (signatures, tokens) are already redacted. Called on the
@@ -60,7 +78,9 @@ extension BirdRealtime {
             activityTimeout: Duration = .seconds(120),
             pongTimeout: Duration = .seconds(30),
             subscribeTimeout: Duration = .seconds(10),
-            deliveryQueue: DispatchQueue = .main
+            deliveryQueue: DispatchQueue = .main,
+            networkMonitor: NetworkMonitorChoice = .system,
+            endpointTimeout: Duration = .seconds(10)
         ) {
             self.appKey = appKey
             self.region = region
@@ -76,6 +96,10 @@ extension BirdRealtime {
             self.pongTimeout = pongTimeout
             self.subscribeTimeout = subscribeTimeout
             self.deliveryQueue = deliveryQueue
+            self.networkMonitor = networkMonitor
+            self.endpointTimeout = endpointTimeout
+            self.endpointProvider = nil
+            self.handshakeHeadersProvider = nil
             self.authorizer = nil
             self.memberAuthorizer = nil
             self.authHeadersProvider = nil

@@ -1,6 +1,12 @@
 /// The connection lifecycle (docs/PROTOCOL.md § States to § Liveness) as a value: each input is a mutating function
 /// that returns the actions a driver must perform. No sockets, clocks or queues inside — times
 /// come in as arguments and randomness through ``random``.
+///
+/// The network inputs (`networkLost`, `networkRestored`, `pathChanged`) and the endpoint input
+/// (`endpointFailed`) are in `ConnectionMachine+Network.swift`. While the network is known to
+/// be unusable the machine never opens a transport: every path that would (connect, retry,
+/// reconnect now) ends in `unavailable` with ``StateChangeCause/networkUnavailable(_:)`` and
+/// nothing scheduled, until `networkRestored`.
 struct ConnectionMachine: Sendable {
     /// The machine's state; cases carry their data.
     enum State: Sendable, Equatable {
@@ -44,6 +50,8 @@ struct ConnectionMachine: Sendable {
         case scheduleActivityCheck(after: Duration)
         /// Send a ping and arm the pong timer.
         case sendPing(pongTimeout: Duration)
+        /// Send a ping at once, for `reason` (the network changed), and arm the pong timer.
+        case pingNow(pongTimeout: Duration, reason: String)
         /// Cancel the activity check and the pong timer (and the handshake timer).
         case cancelLiveness
         /// Arm the handshake timer: an open socket must get its handshake within this time.
@@ -58,13 +66,22 @@ struct ConnectionMachine: Sendable {
 
     private(set) var state: State = .initialized
     /// The next backoff attempt number (from 0); reset by every successful handshake.
-    private(set) var attempt = 0
+    /// (Settable within the module for the inputs in other files; only inputs change it.)
+    var attempt = 0
     let backoff: Backoff
     /// `options.activityTimeout`, clamped to ``TimingRange/activityTimeout``.
     let activityTimeoutOption: Duration
-    private(set) var liveness: Liveness
+    var liveness: Liveness
     /// Returns a number in `[0, 1]` for jitter.
     let random: @Sendable () -> Double
+    /// Whether the network is usable as far as the driver knows (true without a monitor).
+    /// Like ``attempt``, changed only by the inputs.
+    var networkUsable = true
+    /// The network path's description, for ``StateChangeCause/networkUnavailable(_:)``.
+    var networkDescription = "no default route"
+
+    /// `unavailable` and waiting for the network: no retry is scheduled.
+    var waitingForNetwork: Bool { state == .unavailable && !networkUsable }
 
     init(
         backoff: Backoff = Backoff(), activityTimeout: Duration, pongTimeout: Duration,
@@ -86,13 +103,15 @@ struct ConnectionMachine: Sendable {
     // MARK: - App commands
 
     /// `connect()` or the automatic start: from `initialized`, `disconnected`, `failed` (a fresh
-    /// start, attempt counter reset) or `unavailable` (the wait is cut short).
+    /// start, attempt counter reset) or `unavailable` (the wait is cut short). Without a network
+    /// it goes (or stays) `unavailable`, waiting for the network.
     mutating func connect(cause: StateChangeCause) -> [Action] {
         switch state {
         case .initialized, .disconnected, .failed:
             attempt = 0
             return open(cause: cause)
         case .unavailable:
+            if waitingForNetwork { return [] }
             return [.cancelRetry] + open(cause: cause)
         case .connecting, .connected:
             return []
@@ -134,12 +153,7 @@ struct ConnectionMachine: Sendable {
     mutating func reconnectNow(cause: StateChangeCause) -> [Action] {
         switch state {
         case .connecting, .connected:
-            let previous = state
-            state = .connecting(socketOpen: false)
-            return leave(previous) + [
-                .closeTransport(code: 1000, reason: "reconnecting"),
-                change(from: previous, cause: cause), .openTransport,
-            ]
+            return reopen(cause: cause, closing: .closeTransport(code: 1000, reason: "reconnecting"))
         default:
             return []
         }
@@ -240,12 +254,7 @@ struct ConnectionMachine: Sendable {
                 .reportError(error),
             ]
         case .reconnectNow:
-            let previous = state
-            state = .connecting(socketOpen: false)
-            return leave(previous) + [
-                change(from: previous, cause: .serverClose(code: code, reason: reason)),
-                .openTransport,
-            ]
+            return reopen(cause: .serverClose(code: code, reason: reason))
         case .backoff:
             return backoffPath(
                 cause: code == 1006 ? .networkError("connection lost (1006)") : .serverClose(code: code, reason: reason)
@@ -268,7 +277,7 @@ struct ConnectionMachine: Sendable {
 
     /// The backoff wait ended.
     mutating func retryTimerFired() -> [Action] {
-        guard state == .unavailable else { return [] }
+        guard state == .unavailable, networkUsable else { return [] }
         return open(cause: .retry(attempt: max(0, attempt - 1)))
     }
 
@@ -291,27 +300,47 @@ struct ConnectionMachine: Sendable {
         }
     }
 
-    /// The pong timer fired: close with 4201 and go straight to `connecting`.
+    /// The pong timer fired: close with 4201 and go straight to `connecting` (without a network:
+    /// `unavailable`, waiting for it).
     mutating func pongTimerFired() -> [Action] {
         guard case .connected = state, liveness.pongTimerFired() == .timedOut else { return [] }
-        let previous = state
-        state = .connecting(socketOpen: false)
-        return leave(previous) + [
-            .closeTransport(code: CloseCode.pongTimeout, reason: "pong not received"),
-            change(from: previous, cause: .pongTimeout), .openTransport,
-        ]
+        return reopen(
+            cause: .pongTimeout, closing: .closeTransport(code: CloseCode.pongTimeout, reason: "pong not received"))
     }
 
-    // MARK: - Helpers
+    // MARK: - Helpers (internal for the extensions in other files)
 
-    private mutating func open(cause: StateChangeCause) -> [Action] {
+    /// `connecting` with a new transport from a state with no socket — or, without a network,
+    /// `unavailable` waiting for it.
+    mutating func open(cause: StateChangeCause) -> [Action] {
+        guard networkUsable else { return waitForNetwork() }
         let previous = state
         state = .connecting(socketOpen: false)
         return [change(from: previous, cause: cause), .openTransport]
     }
 
-    /// `unavailable` and a retry after a full-jitter delay.
-    private mutating func backoffPath(cause: StateChangeCause) -> [Action] {
+    /// From `connecting`/`connected` straight to `connecting` with a new transport, after
+    /// `closing` (the old socket's end) — or, without a network, `unavailable` waiting for it.
+    mutating func reopen(cause: StateChangeCause, closing: Action? = nil) -> [Action] {
+        guard networkUsable else { return waitForNetwork(closing: closing) }
+        let previous = state
+        state = .connecting(socketOpen: false)
+        return leave(previous) + (closing.map { [$0] } ?? []) + [change(from: previous, cause: cause), .openTransport]
+    }
+
+    /// `unavailable` with nothing scheduled, cause ``StateChangeCause/networkUnavailable(_:)``,
+    /// after `closing` (the old socket's end, if any).
+    mutating func waitForNetwork(closing: Action? = nil) -> [Action] {
+        let previous = state
+        state = .unavailable
+        return leave(previous) + (closing.map { [$0] } ?? [])
+            + [change(from: previous, cause: .networkUnavailable(networkDescription))]
+    }
+
+    /// `unavailable` and a retry after a full-jitter delay (without a network: no retry, waiting
+    /// for it).
+    mutating func backoffPath(cause: StateChangeCause) -> [Action] {
+        guard networkUsable else { return waitForNetwork() }
         let previous = state
         state = .unavailable
         let n = attempt
@@ -324,7 +353,7 @@ struct ConnectionMachine: Sendable {
     }
 
     /// Actions for leaving `previous` (liveness off; channels void when it was `connected`).
-    private func leave(_ previous: State) -> [Action] {
+    func leave(_ previous: State) -> [Action] {
         switch previous {
         case .connected: return [.cancelLiveness, .didLoseConnection]
         case .connecting: return [.cancelLiveness]
@@ -332,7 +361,7 @@ struct ConnectionMachine: Sendable {
         }
     }
 
-    private func change(from previous: State, cause: StateChangeCause) -> Action {
+    func change(from previous: State, cause: StateChangeCause) -> Action {
         .changeState(
             StateChange(
                 previous: previous.publicState, current: state.publicState, cause: cause,

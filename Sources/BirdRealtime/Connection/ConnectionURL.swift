@@ -13,24 +13,47 @@ enum ConnectionURL {
 
     /// `ws[s]://HOST[:PORT]/app/KEY?protocol=7&client=swift&version=V`, or a configuration error.
     static func make(_ options: BirdRealtime.Options) throws(ConfigurationError) -> URL {
-        guard !options.appKey.isEmpty else { throw ConfigurationError(message: "appKey is empty") }
         let host = options.host ?? options.dialect.defaultHost(region: options.region)
+        return try make(options, host: host, port: options.port, plain: options.allowInsecure)
+    }
+
+    /// The socket URL for an endpoint provider's answer, under the same rules as static options:
+    /// plain `ws://` only for a loopback host and only with `allowInsecure`.
+    static func make(_ options: BirdRealtime.Options, endpoint: RealtimeEndpoint) throws(ConfigurationError) -> URL {
+        if !endpoint.useTLS && !options.allowInsecure {
+            throw ConfigurationError(
+                message: "the endpoint provider asked for plain ws:// to \(endpoint.host) but allowInsecure is off")
+        }
+        var host = endpoint.host
+        if host.hasPrefix("[") && host.hasSuffix("]") && host.count > 2 { host = String(host.dropFirst().dropLast()) }
+        // An answer may come from a server (a directory API): only host characters pass.
+        guard
+            host.unicodeScalars.allSatisfy({
+                $0.isASCII && $0.value > 0x20 && $0.value < 0x7f && !"/?#@[]\\".unicodeScalars.contains($0)
+            })
+        else {
+            throw ConfigurationError(
+                message: "the endpoint provider's host \(host.debugDescription) is not a host name or address")
+        }
+        return try make(options, host: host, port: endpoint.port, plain: !endpoint.useTLS)
+    }
+
+    private static func make(
+        _ options: BirdRealtime.Options, host: String, port: Int?, plain: Bool
+    ) throws(ConfigurationError) -> URL {
+        guard !options.appKey.isEmpty else { throw ConfigurationError(message: "appKey is empty") }
         guard !host.isEmpty else { throw ConfigurationError(message: "host is empty") }
-        let secure: Bool
-        if options.allowInsecure {
+        if plain {
             guard isLoopback(host) else {
                 throw ConfigurationError(
                     message:
                         "allowInsecure is honoured only for localhost, 127.0.0.1 and [::1]; refusing plain ws:// to \(host)"
                 )
             }
-            secure = false
-        } else {
-            secure = true
         }
         var hostPart = host
         if host.contains(":") && !host.hasPrefix("[") { hostPart = "[\(host)]" }
-        if let port = options.port {
+        if let port {
             guard (1...65535).contains(port) else { throw ConfigurationError(message: "port \(port) is out of range") }
             hostPart += ":\(port)"
         }
@@ -38,7 +61,7 @@ enum ConnectionURL {
             options.appKey.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
             ?? options.appKey
         let text =
-            "\(secure ? "wss" : "ws")://\(hostPart)/app/\(key)?protocol=\(BirdProtocol.version)&client=swift&version=\(libraryVersion)"
+            "\(plain ? "ws" : "wss")://\(hostPart)/app/\(key)?protocol=\(BirdProtocol.version)&client=swift&version=\(libraryVersion)"
         guard let url = URL(string: text) else {
             throw ConfigurationError(message: "cannot form a URL for host \(host)")
         }

@@ -52,6 +52,14 @@ struct Liveness: Sendable, Equatable {
         return .scheduleCheck(after: activityTimeout - idle)
     }
 
+    /// Check the connection now (the network changed under it): a ping, unless one is out
+    /// already (then its pong timer decides). Returns nil in that case.
+    mutating func probe() -> Action? {
+        guard !awaitingPong else { return nil }
+        awaitingPong = true
+        return .ping(pongTimeout: pongTimeout)
+    }
+
     /// The pong timer fired. Returns `.timedOut` when no message arrived since the ping.
     mutating func pongTimerFired() -> Action? {
         guard awaitingPong else { return nil }

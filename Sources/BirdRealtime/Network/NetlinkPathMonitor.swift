@@ -154,11 +154,22 @@ public final class NetlinkPathMonitor: NetworkPathMonitor, @unchecked Sendable {
             self.report = report
             origin = clock.now
             let thread = Thread { [self] in
+                NetlinkReader.nameThisThread("bird.netlink")
                 self.run()
                 self.exited.signal()
             }
             thread.name = "bird.netlink"
             thread.start()
+        }
+
+        /// Names the calling thread in the kernel (`ps -L`, /proc/self/task/*/comm): Foundation's
+        /// `Thread.name` does not reach it here, and `prctl` is variadic (Swift cannot call it).
+        static func nameThisThread(_ name: String) {
+            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            let bytes = Array(name.utf8.prefix(15))
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         }
 
         /// Waits for the initial dumps; throws if they fail or take longer than `timeout`.

@@ -1,5 +1,5 @@
 /// The observers of the connection's notifications (state changes, retries, errors, sign-in
-/// errors, wire messages), with a start-up buffer so that an observer registered at any time
+/// errors, wire messages, network paths, endpoint resolutions), with a start-up buffer so that an observer registered at any time
 /// sees the current connection from its `connecting` on.
 ///
 /// Every notification delivered is also kept in one buffer of tagged items, in delivery order
@@ -20,7 +20,9 @@ final class ActivityObservers: @unchecked Sendable {
         static let error = Kinds(rawValue: 4)
         static let signinError = Kinds(rawValue: 8)
         static let wire = Kinds(rawValue: 16)
-        static let all: Kinds = [.state, .retry, .error, .signinError, .wire]
+        static let network = Kinds(rawValue: 32)
+        static let endpoint = Kinds(rawValue: 64)
+        static let all: Kinds = [.state, .retry, .error, .signinError, .wire, .network, .endpoint]
     }
 
     typealias Handler = @Sendable (ClientActivity) -> Void
@@ -159,6 +161,8 @@ extension ClientActivity {
         case .error: return .error
         case .signinError: return .signinError
         case .wireMessage: return .wire
+        case .networkPath: return .network
+        case .endpoint: return .endpoint
         }
     }
 

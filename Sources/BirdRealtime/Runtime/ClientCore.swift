@@ -9,10 +9,14 @@ final class ClientCore: @unchecked Sendable {
         var connectionId: String?
         var nextAttemptAt: Date?
         var member: Member?
+        /// The network path as the monitor last reported it; nil when not watched.
+        var networkPath: NetworkPath?
+        /// The endpoint the latest attempt resolved through the providers.
+        var resolvedEndpoint: RealtimeEndpoint?
     }
 
     enum TimerKind: Hashable {
-        case retry, activity, pong, signin, handshake
+        case retry, activity, pong, signin, handshake, endpoint
     }
 
     struct TimerSlot {
@@ -47,6 +51,10 @@ final class ClientCore: @unchecked Sendable {
     var inflight: [Int: Task<Void, Never>] = [:]
     var nextTaskId = 0
     var isShutDown = false
+    /// The network path monitor and what it last said (`ClientCore+Network.swift`).
+    var network: NetworkWatch
+    /// The endpoint resolution under way, if any (`ClientCore+Endpoint.swift`).
+    var endpointWork: EndpointWork?
     /// How many more notifications (and bytes of wire text) the start-up buffer takes on this
     /// connection, so that wire messages nobody taps are handed over only while it does.
     var startupBudget = (items: ActivityObservers.maxItems, bytes: ActivityObservers.maxBytes)
@@ -74,6 +82,7 @@ final class ClientCore: @unchecked Sendable {
         } catch {
             socketURL = .failure(error)
         }
+        network = NetworkWatch(monitor: Self.chooseMonitor(options))
         memberEvents.reporter.withLock { $0 = { [weak self] error in self?.reportErrorFromAnyThread(error) } }
     }
 
@@ -90,8 +99,17 @@ final class ClientCore: @unchecked Sendable {
         case .failure(let error):
             perform(machine.refuse(error))
         case .success:
+            startNetworkMonitor()
             perform(machine.connect(cause: cause))
         }
+    }
+
+    /// `disconnect()`: the machine's, then the network monitor stops (a later `connect()`
+    /// starts it again).
+    func disconnect() {
+        guard !isShutDown else { return }
+        perform(machine.disconnect())
+        stopNetworkMonitor()
     }
 
     func shutdown() {
@@ -107,6 +125,7 @@ final class ClientCore: @unchecked Sendable {
         }
         for channel in channels { channel.reset() }
         detachTransport()?.close(code: 1000, reason: "client released")
+        stopNetworkMonitor()
         for task in inflight.values { task.cancel() }
         let waiters = signin.waiters
         signin.waiters = []
@@ -141,6 +160,10 @@ final class ClientCore: @unchecked Sendable {
                 }
             case .sendPing(let pongTimeout):
                 log(.debug, "no activity for \(machine.liveness.activityTimeout); sending ping")
+                send([WireMessage(event: ProtocolEvent.ping.wireName(dialect), value: [:]).encode()])
+                arm(.pong, after: pongTimeout) { core in core.perform(core.machine.pongTimerFired()) }
+            case .pingNow(let pongTimeout, let reason):
+                log(.info, "\(reason); sending ping now")
                 send([WireMessage(event: ProtocolEvent.ping.wireName(dialect), value: [:]).encode()])
                 arm(.pong, after: pongTimeout) { core in core.perform(core.machine.pongTimerFired()) }
             case .cancelLiveness:
@@ -213,12 +236,25 @@ final class ClientCore: @unchecked Sendable {
 
     // MARK: - Transport
 
+    /// Opens a new transport — after asking the endpoint and headers providers, when set.
     private func openTransport() {
         guard case .success(let url) = socketURL else { return }
         _ = detachTransport()
+        if resolvesEndpoint {
+            resolveEndpoint()
+        } else {
+            openSocket(url: url, headers: [:])
+        }
+    }
+
+    /// Opens the socket to `url` with `headers` on the upgrade request.
+    func openSocket(url: URL, headers: [String: String]) {
         let generation = transportGeneration
-        let configuration = TransportConfiguration(url: url, connectTimeout: .seconds(10), caFile: options.caFile)
-        log(.info, "opening \(url.absoluteString)")
+        let configuration = TransportConfiguration(
+            url: url, headers: headers, connectTimeout: .seconds(10), caFile: options.caFile)
+        // Header names only: the values are tokens.
+        let names = headers.keys.sorted().joined(separator: ", ")
+        log(.info, "opening \(url.absoluteString)" + (names.isEmpty ? "" : " (handshake headers: \(names))"))
         let transport = environment.makeTransport(configuration, queue) { [weak self] event in
             self?.handleTransportEvent(event, generation: generation)
         }
@@ -237,6 +273,7 @@ final class ClientCore: @unchecked Sendable {
     @discardableResult
     func detachTransport() -> (any Transport)? {
         transportGeneration += 1
+        cancelEndpointResolution()
         let old = transport
         transport = nil
         liveTransport.withLock { $0 = nil }

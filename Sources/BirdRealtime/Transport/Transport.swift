@@ -87,3 +87,11 @@ public typealias TransportFactory =
         _ queue: DispatchQueue,
         _ onEvent: @escaping @Sendable (TransportEvent) -> Void
     ) -> any Transport
+
+extension TransportConfiguration: CustomStringConvertible {
+    /// The URL and the names of the extra headers; their values (tokens) are never shown.
+    public var description: String {
+        let names = headers.keys.sorted()
+        return url.absoluteString + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))")
+    }
+}
