@@ -274,6 +274,8 @@ final class LiveSession: @unchecked Sendable {
             if recording {
                 inbox.post(transcript: .wire(direction: direction == .inbound ? .inbound : .outbound, text: text))
             }
+        case .networkPath, .endpoint:
+            break  // not shown yet: the state change's cause already says "no network" / the endpoint failure
         }
     }
 
