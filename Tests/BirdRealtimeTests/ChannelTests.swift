@@ -132,7 +132,10 @@ struct ChannelTests {
         let socket = try await h.connect()
         h.bird.subscribe("private-slow")
         // The authorizer is running (not merely about to): the unsubscribe comes while it runs.
-        await h.waitUntil({ started.get }, what: "the authorizer started")
+        // Polled without settling: settling waits for the authorizer, which waits for the gate.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !started.get, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(started.get, "the authorizer started")
         h.bird.unsubscribe("private-slow")
         gate.mutate { $0 = true }
         await h.settle()
