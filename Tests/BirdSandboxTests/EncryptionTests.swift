@@ -289,6 +289,52 @@ import WebSocket
     }
 }
 
+/// The `bird-sandbox` executable and its master key: refused when bad (exit 2), never printed.
+@Suite(.serialized) struct SandboxEncryptionProcessTests {
+    /// Base64 of "this is a secret, not 32 bytes" (30 bytes): valid base64, wrong length.
+    static let shortKey = "dGhpcyBpcyBhIHNlY3JldCwgbm90IDMyIGJ5dGVz"
+
+    @Test(arguments: [true, false])
+    func aBadKeyExits2WithAMessageThatNeverShowsIt(viaFlag: Bool) async throws {
+        guard let binary = ChildProcess.sandboxBinary() else { return }
+        let variable = SandboxCommandLine.encryptionMasterKeyVariable
+        let sandbox = try ChildProcess(
+            binary, ["--port", "0"] + (viaFlag ? ["--encryption-master-key", Self.shortKey] : []),
+            environment: viaFlag ? [:] : [variable: Self.shortKey])
+        defer { sandbox.kill() }
+        #expect(await sandbox.waitForExit() == 2, "stderr: \(sandbox.stderr)")
+        #expect(sandbox.stderr.contains(viaFlag ? "--encryption-master-key" : variable), "\(sandbox.stderr)")
+        #expect(sandbox.stderr.contains("30 bytes"), "\(sandbox.stderr)")
+        #expect(!sandbox.stderr.contains(Self.shortKey))
+        #expect(sandbox.stdoutLines.isEmpty)
+    }
+
+    @Test func withAKeyItServesEncryptedChannelsAndNeverPrintsTheKey() async throws {
+        guard let binary = ChildProcess.sandboxBinary() else { return }
+        let master = Sodium64.randomMaster()
+        let base64 = Sodium64.master(master)
+        let sandbox = try ChildProcess(
+            binary, ["--port", "0"], environment: [SandboxCommandLine.encryptionMasterKeyVariable: base64])
+        defer { sandbox.kill() }
+        let line = try #require(await sandbox.waitForLine { $0.hasPrefix("{") }, "stderr: \(sandbox.stderr)")
+        let endpoints = try JSONValue(parsing: line)
+        let authURL = try #require(endpoints["auth_endpoint"]?.stringValue)
+        let body = #"{"connection_id":"1.2","channel_name":"private-encrypted-x"}"#
+        let answer = try await HTTPClient.send(
+            method: "POST", url: try #require(URL(string: authURL)), headers: ["Content-Type": "application/json"],
+            body: Array(body.utf8))
+        #expect(answer.status == 200)
+        let secret = try JSONValue(parsing: String(decoding: answer.body, as: UTF8.self))["shared_secret"]?.stringValue
+        #expect(secret == master.channelKey(for: "private-encrypted-x").revealBase64())
+        sandbox.send(SIGTERM)
+        #expect(await sandbox.waitForExit() == 0)
+        let output = sandbox.stderr + sandbox.stdoutLines.joined(separator: "\n")
+        #expect(sandbox.stderr.contains("with its channel key"), "\(sandbox.stderr)")
+        #expect(!output.contains(base64))
+        #expect(!output.contains(secret ?? "-"))
+    }
+}
+
 /// Master keys made from known random bytes, so tests can spell them (the type never shows them).
 enum Sodium64 {
     private static let known = Mutex<[(key: EncryptionMasterKey, base64: String)]>([])
