@@ -41,25 +41,25 @@ public enum Redaction {
     static let sharedSecretKey = Array("shared_secret".utf8)
 
     /// Whether `text` contains `auth`, and whether it contains `shared_secret`, in one byte scan
-    /// (the wire-tap path runs it on every message).
+    /// (the wire-tap path runs it on every message). Both words have an `h` (`aut·h`, `s·hared`):
+    /// the loop compares each byte with `h` only and looks around it on a match, so it costs what
+    /// a scan for one word costs.
     static func secretMentions(_ text: String) -> (auth: Bool, sharedSecret: Bool) {
         let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> (auth: Bool, sharedSecret: Bool) in
             var auth = false
             var shared = false
             let count = bytes.count
-            var i = 0
-            while i + 4 <= count {
-                let byte = bytes[i]
-                if byte == UInt8(ascii: "a"), !auth, bytes[i + 1] == UInt8(ascii: "u"),
-                    bytes[i + 2] == UInt8(ascii: "t"), bytes[i + 3] == UInt8(ascii: "h")
-                {
-                    auth = true
-                } else if byte == UInt8(ascii: "s"), !shared, i + sharedSecretKey.count <= count,
-                    matches(bytes, at: i, sharedSecretKey)
-                {
-                    shared = true
+            var i = 1
+            while i < count {
+                if bytes[i] == 0x68 {  // h
+                    if !auth, i >= 3, bytes[i - 3] == 0x61, bytes[i - 2] == 0x75, bytes[i - 1] == 0x74 {  // aut
+                        auth = true
+                        if shared { break }
+                    } else if !shared, bytes[i - 1] == 0x73, i + 12 <= count, isSharedSecret(bytes, at: i - 1) {
+                        shared = true
+                        if auth { break }
+                    }
                 }
-                if auth && shared { break }
                 i += 1
             }
             return (auth, shared)
@@ -68,9 +68,17 @@ public enum Redaction {
         return Array(text.utf8).withUnsafeBufferPointer(scan)
     }
 
-    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ word: [UInt8]) -> Bool {
-        for (offset, byte) in word.enumerated() where bytes[start + offset] != byte { return false }
-        return true
+    /// Whether the 13 bytes at `start` (which must exist) spell `shared_secret`.
+    private static func isSharedSecret(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        let word: StaticString = "shared_secret"
+        return word.withUTF8Buffer { key in
+            var j = 0
+            while j < key.count {
+                if bytes[start + j] != key[j] { return false }
+                j += 1
+            }
+            return true
+        }
     }
 
     /// Replaces the value of every `shared_secret` member whose value is a string — plain
