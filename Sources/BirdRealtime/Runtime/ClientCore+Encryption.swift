@@ -76,7 +76,7 @@ extension ClientCore {
             performEncryption(records[name]?.encryption?.keyRefreshFailed(token: token, error) ?? [], channel: name)
             return
         }
-        let subscription = record.token
+        let subscription = (channel: ObjectIdentifier(record.channel), token: record.token)
         log(.info, "an event on \(name) did not authenticate under the channel key; fetching a fresh key once")
         startTask { [self] in
             let result = await self.authorizeChannel(name, connectionId: connectionId)
@@ -88,12 +88,13 @@ extension ClientCore {
     }
 
     private func keyRefreshFinished(
-        channel name: String, subscription: Int, token: Int, connectionId: String,
-        result: Result<AuthResponse, RealtimeAuthError>
+        channel name: String, subscription: (channel: ObjectIdentifier, token: Int), token: Int,
+        connectionId: String, result: Result<AuthResponse, RealtimeAuthError>
     ) {
-        // A new subscription (or none) since the request: the refresh is void; the state was reset.
-        guard !isShutDown, let record = records[name], record.token == subscription,
-            machine.connectionId == connectionId
+        // A new subscription (or none, or a new channel object after unsubscribe and subscribe)
+        // since the request: the refresh is void; the state was reset.
+        guard !isShutDown, let record = records[name], ObjectIdentifier(record.channel) == subscription.channel,
+            record.token == subscription.token, machine.connectionId == connectionId
         else { return }
         let actions: [EncryptedChannelState.Action]
         switch result.flatMap({ channelKey(from: $0, channel: name) }) {
