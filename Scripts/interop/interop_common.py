@@ -30,10 +30,11 @@ def parse_args(description):
     return info
 
 
-def server_sdk(info, secret=None, app_id=None):
-    """The official pusher HTTP SDK pointed at the sandbox."""
+def server_sdk(info, secret=None, app_id=None, **options):
+    """The official pusher HTTP SDK pointed at the sandbox (`options`: more of its settings, such
+    as encryption_master_key_base64)."""
     return pusher.Pusher(app_id=app_id or info["app_id"], key=info["app_key"], secret=secret or info["secret"],
-                         host="127.0.0.1", port=int(info["port"]), ssl=False, timeout=5)
+                         host="127.0.0.1", port=int(info["port"]), ssl=False, timeout=5, **options)
 
 
 class Checker:

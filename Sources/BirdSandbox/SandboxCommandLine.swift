@@ -50,6 +50,13 @@ public enum SandboxCommandLine {
                                   0 < S ≤ 86400)
           --max-http-connections N  HTTP connections (not yet WebSocket) served at once; more
                                   wait to be accepted (default 1024; 1…65536)
+          --encryption-master-key BASE64
+                                  the app's encryption master key (standard base64 of 32
+                                  bytes, e.g. `openssl rand -base64 32`; or the environment
+                                  variable BIRD_SANDBOX_ENCRYPTION_MASTER_KEY, which keeps it
+                                  off the process list): the demo auth endpoint answers
+                                  private-encrypted- channels with their key and
+                                  /sandbox/publish seals their data. Never printed
           --tls-cert FILE         PEM certificate: serve wss:// and https:// (needs --tls-key)
           --tls-key FILE          PEM private key for --tls-cert
           --scenario NAME|FILE    play a scripted sequence of faults after start (a built-in
@@ -75,16 +82,23 @@ public enum SandboxCommandLine {
         return "\n\nBuilt-in scenarios (--scenario NAME):\n" + lines.joined(separator: "\n")
     }
 
-    /// Parses the arguments (without the program name).
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
-        try parseInvocation(arguments).parsed
+    /// Parses the arguments (without the program name); `environment` supplies
+    /// ``encryptionMasterKeyVariable`` when the flag is not given.
+    public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Parsed {
+        try parseInvocation(arguments, environment: environment).parsed
     }
+
+    /// The environment variable that may carry the encryption master key (the flag wins).
+    public static let encryptionMasterKeyVariable = "BIRD_SANDBOX_ENCRYPTION_MASTER_KEY"
 
     /// The longest time a flag takes: a day, in seconds.
     static let maxSeconds = 86_400
 
-    /// Parses the arguments (without the program name), loading the `--scenario` when given.
-    public static func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
+    /// Parses the arguments (without the program name), loading the `--scenario` when given;
+    /// `environment` supplies ``encryptionMasterKeyVariable`` when the flag is not given.
+    public static func parseInvocation(_ arguments: [String], environment: [String: String] = [:])
+        throws(UsageError) -> Invocation
+    {
         var configuration = SandboxConfiguration()
         var scenario: Scenario?
         var replay: ReplayPlan?
@@ -179,11 +193,18 @@ public enum SandboxCommandLine {
                 }
                 configuration.maxHTTPConnections = n
             case "--pong-timeout": configuration.pongTimeout = try seconds()
+            case "--encryption-master-key":
+                configuration.encryptionMasterKey = try masterKey(try value(), source: flag)
             case "--tls-cert": configuration.tlsCertificateFile = try nonEmpty(flag, value())
             case "--tls-key": configuration.tlsPrivateKeyFile = try nonEmpty(flag, value())
             default:
                 throw fail("unknown option '\(flag)'")
             }
+        }
+        if configuration.encryptionMasterKey == nil, let text = environment[encryptionMasterKeyVariable],
+            !text.isEmpty
+        {
+            configuration.encryptionMasterKey = try masterKey(text, source: encryptionMasterKeyVariable)
         }
         if (configuration.tlsCertificateFile == nil) != (configuration.tlsPrivateKeyFile == nil) {
             throw fail("--tls-cert and --tls-key go together")
@@ -196,6 +217,15 @@ public enum SandboxCommandLine {
             if !dialectGiven { configuration.dialect = replay.dialect }
         }
         return Invocation(parsed: .run(configuration, quiet: quiet), scenario: scenario)
+    }
+
+    /// A master key from `text`; the error names `source` and why, never the text (it may be a key).
+    private static func masterKey(_ text: String, source: String) throws(UsageError) -> EncryptionMasterKey {
+        do {
+            return try EncryptionMasterKey(base64: text)
+        } catch {
+            throw UsageError(message: "\(source): \(error) — e.g. the output of `openssl rand -base64 32`")
+        }
     }
 
     private static func nonEmpty(_ flag: String, _ text: String) throws(UsageError) -> String {

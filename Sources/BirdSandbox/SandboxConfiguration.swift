@@ -29,6 +29,12 @@ public struct SandboxConfiguration: Sendable {
     public var tlsCertificateFile: String?
     /// PEM private key file for ``tlsCertificateFile``.
     public var tlsPrivateKeyFile: String?
+    /// The app's encryption master key (`encryption_master_key_base64` of the `pusher` server
+    /// SDKs). With it, the demo auth endpoint answers `private-encrypted-` channels with their
+    /// key (`shared_secret`) and `POST /sandbox/publish` seals their data; without it, the demo
+    /// auth endpoint refuses those channels (they still work with auth signed elsewhere). The HTTP
+    /// API never needs it: it relays what the server SDK sealed. Never logged.
+    public var encryptionMasterKey: EncryptionMasterKey?
     /// How much each WebSocket connection may send before it is closed with 1008 as a flood.
     public var inboundBudget = InboundBudget()
     /// HTTP connections (not upgraded to WebSocket) open at once; more are answered 503 and

@@ -1,13 +1,22 @@
 /// Removes secrets from text that may be shown or stored: the signature half of `auth` values
-/// (`"key:hex"` → `"key:<redacted>"`), bearer tokens and the like.
+/// (`"key:hex"` → `"key:<redacted>"`), encrypted channels' keys (`shared_secret`), bearer tokens
+/// and the like.
 public enum Redaction {
     /// The placeholder that replaces a secret.
     public static let placeholder = "<redacted>"
 
-    /// Redacts every `"auth":"<key>:<hex>"` signature in protocol or auth-response JSON text,
-    /// including double-encoded occurrences (`\"auth\":\"…\"`).
+    /// Redacts every `"auth":"<key>:<hex>"` signature and every `"shared_secret":"<key>"` channel
+    /// key (the whole value) in protocol or auth-response JSON text, including double-encoded
+    /// occurrences (`\"auth\":\"…\"`) and any spacing around the colon for `shared_secret`.
     public static func redactWireText(_ text: String) -> String {
-        guard mentionsAuth(text) else { return text }
+        let mentions = secretMentions(text)
+        guard mentions.auth || mentions.sharedSecret else { return text }
+        let signed = mentions.auth ? redactAuth(text) : text
+        return mentions.sharedSecret ? redactSharedSecrets(signed) : signed
+    }
+
+    /// The `auth` half of ``redactWireText(_:)``.
+    private static func redactAuth(_ text: String) -> String {
         var result = ""
         var rest = Substring(text)
         let markers = ["\"auth\":\"", "\\\"auth\\\":\\\"", "\"auth\": \"", "auth_signature="]
@@ -25,6 +34,125 @@ public enum Redaction {
         }
         result += rest
         return result
+    }
+
+    /// The key whose values ``redactWireText(_:)`` removes whole: an encrypted channel's key in an
+    /// auth response (`EncryptedChannel.sharedSecretKey`).
+    static let sharedSecretKey = Array("shared_secret".utf8)
+
+    /// Whether `text` contains `auth`, and whether it contains `shared_secret`, in one byte scan
+    /// (the wire-tap path runs it on every message). Both words have an `h` (`aut·h`, `s·hared`):
+    /// the loop compares each byte with `h` only and looks around it on a match, so it costs what
+    /// a scan for one word costs.
+    static func secretMentions(_ text: String) -> (auth: Bool, sharedSecret: Bool) {
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> (auth: Bool, sharedSecret: Bool) in
+            var auth = false
+            var shared = false
+            let count = bytes.count
+            var i = 1
+            while i < count {
+                if bytes[i] == 0x68 {  // h
+                    if !auth, i >= 3, bytes[i - 3] == 0x61, bytes[i - 2] == 0x75, bytes[i - 1] == 0x74 {  // aut
+                        auth = true
+                        if shared { break }
+                    } else if !shared, bytes[i - 1] == 0x73, i + 12 <= count, isSharedSecret(bytes, at: i - 1) {
+                        shared = true
+                        if auth { break }
+                    }
+                }
+                i += 1
+            }
+            return (auth, shared)
+        }
+        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        return Array(text.utf8).withUnsafeBufferPointer(scan)
+    }
+
+    /// Whether the 13 bytes at `start` (which must exist) spell `shared_secret`.
+    private static func isSharedSecret(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        let word: StaticString = "shared_secret"
+        return word.withUTF8Buffer { key in
+            var j = 0
+            while j < key.count {
+                if bytes[start + j] != key[j] { return false }
+                j += 1
+            }
+            return true
+        }
+    }
+
+    /// Replaces the value of every `shared_secret` member whose value is a string — plain
+    /// (`"shared_secret" : "…"`) or double-encoded (`\"shared_secret\":\"…\"`) — with the
+    /// placeholder. A value of another type (not a key's form) is left as it is.
+    static func redactSharedSecrets(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        let key = sharedSecretKey
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var copied = 0
+        var i = 0
+        while i + key.count <= bytes.count {
+            guard bytes[i] == key[0], bytes[i..<(i + key.count)].elementsEqual(key) else {
+                i += 1
+                continue
+            }
+            // After the name: its closing quote (`"` or `\"`), spaces, `:`, spaces, the value's opening quote.
+            var j = i + key.count
+            let escaped = j < bytes.count && bytes[j] == UInt8(ascii: "\\")
+            if escaped { j += 1 }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else {
+                i += key.count
+                continue
+            }
+            j += 1
+            j = skipSpaces(bytes, from: j)
+            guard j < bytes.count, bytes[j] == UInt8(ascii: ":") else {
+                i += key.count
+                continue
+            }
+            j = skipSpaces(bytes, from: j + 1)
+            if escaped {
+                guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "\"") else {
+                    i += key.count
+                    continue
+                }
+                j += 2
+            } else {
+                guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else {
+                    i += key.count
+                    continue
+                }
+                j += 1
+            }
+            // The value runs to its closing quote: `"`, or `\"` when double-encoded. Escapes are
+            // skipped in pairs (`\/`, as PHP writes a slash, or `\\` when double-encoded), so an
+            // escaped character never ends the value early and leaves key bytes behind.
+            var end = j
+            while end < bytes.count {
+                if bytes[end] == UInt8(ascii: "\\") {
+                    if escaped, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\"") { break }
+                    end += 2
+                } else if !escaped, bytes[end] == UInt8(ascii: "\"") {
+                    break
+                } else {
+                    end += 1
+                }
+            }
+            end = min(end, bytes.count)
+            out.append(contentsOf: bytes[copied..<j])
+            out.append(contentsOf: placeholder.utf8)
+            copied = end
+            i = end
+        }
+        guard copied > 0 else { return text }
+        out.append(contentsOf: bytes[copied...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func skipSpaces(_ bytes: [UInt8], from start: Int) -> Int {
+        var j = start
+        while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0A || bytes[j] == 0x0D { j += 1 }
+        return j
     }
 
     /// Whether `text` contains `auth` anywhere: a byte scan, since Foundation's `contains` costs

@@ -18,7 +18,8 @@ signal(SIGPIPE, SIG_IGN)
 
 let invocation: SandboxCommandLine.Invocation
 do {
-    invocation = try SandboxCommandLine.parseInvocation(Array(CommandLine.arguments.dropFirst()))
+    invocation = try SandboxCommandLine.parseInvocation(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
     writeStderr("bird-sandbox: \(error.message) (try --help)\n")
     exit(2)
@@ -63,6 +64,7 @@ writeStderr(
       auth        POST \(endpoints.authEndpoint)   sign-in  POST \(endpoints.memberAuthEndpoint)
       control     \(endpoints.controlBase)/connections (loopback only)
       app         id \(configuration.appId)  key \(configuration.appKey)  client events \(configuration.clientEvents ? "on" : "off")  connection count \(configuration.connectionCount ? "on" : "off")
+      encryption  private-encrypted- channels \(configuration.encryptionMasterKey == nil ? "need a master key (--encryption-master-key)" : "on: the demo auth endpoint hands out channel keys (the master key is never printed)")
       demo auth signs anything for local callers: never expose this edge to a network.
 
     """)

@@ -45,9 +45,13 @@ final class ChildProcess: @unchecked Sendable {
     private var out = Data()
     private var err = Data()
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    /// Starts `executable`; `environment` entries are added to this process's environment.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout

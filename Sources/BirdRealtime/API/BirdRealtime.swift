@@ -108,8 +108,9 @@ public final class BirdRealtime: Sendable {
     }
 
     /// Calls `handler` for connection-level errors: refusal closes (4000–4099, with code and
-    /// reason), `bird:error` naming no channel, a handshake without id, bad input, and payloads a
-    /// typed handler could not decode (``RealtimeError/Kind/payloadDecoding``).
+    /// reason), `bird:error` naming no channel, a handshake without id, bad input, payloads a
+    /// typed handler could not decode (``RealtimeError/Kind/payloadDecoding``) and encrypted
+    /// events that did not decrypt (``RealtimeError/Kind/decryption``).
     @discardableResult
     public func onError(_ handler: @escaping @Sendable (RealtimeError) -> Void) -> BindingToken {
         observe(.error) { if case .error(let error) = $0 { handler(error) } }
@@ -187,7 +188,9 @@ public final class BirdRealtime: Sendable {
     // MARK: - Channels
 
     /// Subscribes to `name` (now, or after the next `connected`) and returns its channel:
-    /// a `PresenceChannel` for `presence-`, a `PrivateChannel` for `private-`, else a `Channel`.
+    /// a `PresenceChannel` for `presence-`, a `PrivateEncryptedChannel` for `private-encrypted-`
+    /// (end-to-end encrypted: docs/ENCRYPTION.md), a `PrivateChannel` for other `private-`
+    /// names, else a `Channel`.
     /// Subscribing to a name twice returns the same object.
     @discardableResult
     public func subscribe(_ name: String) -> Channel {

@@ -45,6 +45,11 @@ public struct RealtimeError: BirdRealtimeError, Equatable {
         /// security rules (plain `ws://` to a remote host, a malformed host or port, a header
         /// the client sets itself or with a control character): the attempt backs off.
         case endpoint
+        /// An event on an end-to-end encrypted channel (`private-encrypted-…`) did not decrypt
+        /// and was not delivered: ``RealtimeError/channel`` and ``RealtimeError/event`` say
+        /// where, ``RealtimeError/decryption`` why (typed), ``RealtimeError/detail`` the same in
+        /// words. The channel stays subscribed.
+        case decryption
 
         public var description: String { rawValue }
     }
@@ -63,12 +68,14 @@ public struct RealtimeError: BirdRealtimeError, Equatable {
     /// The event the error concerns, when it concerns one (``Kind/payloadDecoding``).
     public var event: String?
     /// More about the cause: for ``Kind/payloadDecoding``, the `DecodingError`'s description
-    /// with its coding path.
+    /// with its coding path; for ``Kind/decryption``, the ``decryption`` problem in words.
     public var detail: String?
+    /// Why an encrypted event was not delivered (``Kind/decryption`` only).
+    public var decryption: DecryptionProblem?
 
     public init(
         kind: Kind, code: Int? = nil, message: String, reason: String? = nil, channel: String? = nil,
-        event: String? = nil, detail: String? = nil
+        event: String? = nil, detail: String? = nil, decryption: DecryptionProblem? = nil
     ) {
         self.kind = kind
         self.code = code
@@ -77,6 +84,7 @@ public struct RealtimeError: BirdRealtimeError, Equatable {
         self.channel = channel
         self.event = event
         self.detail = detail
+        self.decryption = decryption
     }
 
     public var description: String {
@@ -124,6 +132,9 @@ public struct TriggerError: BirdRealtimeError, Equatable {
         case eventNameTooLong
         /// Client events are only allowed on private and presence channels.
         case publicChannel
+        /// Client events cannot be sent on end-to-end encrypted channels (`private-encrypted-…`):
+        /// the edge would relay them in clear, so pusher-js and the edges refuse them too.
+        case encryptedChannel
         /// The payload is larger than 10 KB.
         case payloadTooLarge
         /// The `Encodable` data did not encode as JSON (a NaN or infinite number…).

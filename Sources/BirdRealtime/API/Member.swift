@@ -14,17 +14,43 @@ public struct Member: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What an authorization endpoint (or a custom authorizer) answers.
-public struct AuthResponse: Sendable, Equatable {
+///
+/// Printing it (`description`, `dump`, string interpolation) shows neither the signature nor the
+/// channel key.
+public struct AuthResponse: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// `"<app_key>:<hex signature>"`.
     public var auth: String
     /// For presence channels and sign-in: the exact JSON string that was signed
     /// (`member_data`; `channel_data` / `user_data` in the pusher dialect).
     public var memberData: String?
+    /// For end-to-end encrypted channels (`private-encrypted-…`): the channel key, standard
+    /// padded base64 of 32 bytes (`shared_secret` in the endpoint's answer; the `pusher` server
+    /// SDKs' `authenticate` returns it — decode it first if your SDK gives bytes). Required for
+    /// those channels, ignored for others. Secret: the client keeps it in memory only.
+    public var sharedSecret: String?
 
-    public init(auth: String, memberData: String? = nil) {
+    public init(auth: String, memberData: String? = nil, sharedSecret: String? = nil) {
         self.auth = auth
         self.memberData = memberData
+        self.sharedSecret = sharedSecret
     }
+
+    /// The response with the signature and the channel key redacted.
+    public var description: String {
+        let key = auth.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        var text = "AuthResponse(auth: \(key):\(Redaction.placeholder)"
+        if let memberData { text += ", memberData: \(memberData)" }
+        if sharedSecret != nil { text += ", sharedSecret: \(Redaction.placeholder)" }
+        return text + ")"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// No children, so `dump` and mirrors show no secret.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 /// What a channel authorizer is asked to sign.
@@ -54,6 +80,14 @@ public struct ChannelEvent: Sendable, Equatable {
     public var payload: EventPayload?
     /// The sender of a presence client event.
     public var memberId: String?
+    /// For an event on an end-to-end encrypted channel (`private-encrypted-…`) that the client
+    /// decrypted: the `data` exactly as it travelled — the `{"nonce","ciphertext"}` envelope —
+    /// while ``payload`` holds the plaintext. Nil for every other event (protocol events on
+    /// encrypted channels travel in clear and have none).
+    public var ciphertext: String?
+
+    /// Whether ``payload`` is plaintext the client decrypted (``ciphertext`` is what travelled).
+    public var wasDecrypted: Bool { ciphertext != nil }
 
     /// The payload's value: parsed JSON, or `.string` when it was not JSON; nil when there was
     /// none. Parsed on first access (once, from any thread); a handler that never reads it costs
@@ -68,12 +102,15 @@ public struct ChannelEvent: Sendable, Equatable {
         self.init(channel: channel, name: name, payload: data.map { EventPayload(value: $0) }, memberId: memberId)
     }
 
-    /// An event with a payload as received.
-    public init(channel: String, name: String, payload: EventPayload?, memberId: String? = nil) {
+    /// An event with a payload as received; `ciphertext` for one the client decrypted.
+    public init(
+        channel: String, name: String, payload: EventPayload?, memberId: String? = nil, ciphertext: String? = nil
+    ) {
         self.channel = channel
         self.name = name
         self.payload = payload
         self.memberId = memberId
+        self.ciphertext = ciphertext
     }
 }
 

@@ -5,6 +5,8 @@
 @_documentation(visibility: private) public typealias _BirdRealtimeChannel = Channel
 @_documentation(visibility: private) public typealias _BirdRealtimePrivateChannel = PrivateChannel
 @_documentation(visibility: private) public typealias _BirdRealtimePresenceChannel = PresenceChannel
+@_documentation(visibility: private) public typealias _BirdRealtimePrivateEncryptedChannel = PrivateEncryptedChannel
+@_documentation(visibility: private) public typealias _BirdRealtimeDecryptionProblem = DecryptionProblem
 @_documentation(visibility: private) public typealias _BirdRealtimeConnectionState = ConnectionState
 @_documentation(visibility: private) public typealias _BirdRealtimeStateChange = StateChange
 @_documentation(visibility: private) public typealias _BirdRealtimeStateChangeCause = StateChangeCause
@@ -31,6 +33,10 @@ extension BirdRealtime {
     public typealias PrivateChannel = _BirdRealtimePrivateChannel
     /// A `presence-` channel.
     public typealias PresenceChannel = _BirdRealtimePresenceChannel
+    /// A `private-encrypted-` (end-to-end encrypted) channel.
+    public typealias PrivateEncryptedChannel = _BirdRealtimePrivateEncryptedChannel
+    /// Why an encrypted event was not delivered.
+    public typealias DecryptionProblem = _BirdRealtimeDecryptionProblem
     /// The six connection states.
     public typealias ConnectionState = _BirdRealtimeConnectionState
     /// A state transition with its cause.

@@ -92,7 +92,7 @@ struct EndpointAuthorizer: Sendable {
             body: response.body, status: response.status, endpoint: endpoint, memberDataKey: memberDataKey)
     }
 
-    /// Reads `{"auth": "<key>:<hex>", "<memberDataKey>"?: "<json string>"}`.
+    /// Reads `{"auth": "<key>:<hex>", "<memberDataKey>"?: "<json string>", "shared_secret"?: "<base64>"}`.
     static func parse(body: [UInt8], status: Int, endpoint: String, memberDataKey: String) -> Result<
         AuthResponse, RealtimeAuthError
     > {
@@ -123,7 +123,10 @@ struct EndpointAuthorizer: Sendable {
         case .object(let o)?: memberData = JSONValue.object(o).description
         default: memberData = nil
         }
-        return .success(AuthResponse(auth: auth, memberData: memberData))
+        // An encrypted channel's key (`shared_secret`); checked by the client for those channels
+        // only, so that an answer carrying one for another channel still works.
+        let sharedSecret = object[EncryptedChannel.sharedSecretKey]?.stringValue
+        return .success(AuthResponse(auth: auth, memberData: memberData, sharedSecret: sharedSecret))
     }
 
     /// `application/x-www-form-urlencoded` encoding of one value.

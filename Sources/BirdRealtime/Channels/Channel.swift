@@ -3,7 +3,8 @@ import Foundation
 /// A public channel (no prefix). Keep the object: it survives reconnects with its handlers and is
 /// re-subscribed after every `connected`.
 ///
-/// `PrivateChannel` and `PresenceChannel` are subclasses, returned by `subscribe` by prefix.
+/// `PrivateChannel`, `PrivateEncryptedChannel` and `PresenceChannel` are subclasses, returned by
+/// `subscribe` by prefix.
 public class Channel: @unchecked Sendable, CustomStringConvertible {
     struct State {
         var subscribed = false
@@ -15,6 +16,9 @@ public class Channel: @unchecked Sendable, CustomStringConvertible {
     public let name: String
     /// What the channel is, from its name's prefix.
     public let kind: ChannelKind
+    /// Whether the channel is end-to-end encrypted (`private-encrypted-…`, a
+    /// ``PrivateEncryptedChannel``): its events are decrypted before handlers see them.
+    public let isEncrypted: Bool
 
     let registry = HandlerRegistry()
     let state = Locked(State())
@@ -23,6 +27,7 @@ public class Channel: @unchecked Sendable, CustomStringConvertible {
     init(name: String, core: ClientCore) {
         self.name = name
         self.kind = ChannelKind(channelName: name)
+        self.isEncrypted = ChannelKind.isEncrypted(channelName: name)
         self.core = core
     }
 
@@ -82,7 +87,8 @@ public class Channel: @unchecked Sendable, CustomStringConvertible {
 
     /// Sends a client event to the channel's other subscribers.
     ///
-    /// - Throws: ``TriggerError`` for a name without `client-`, a public channel, or data over 10 KB.
+    /// - Throws: ``TriggerError`` for a name without `client-`, a public channel, an encrypted
+    ///   channel, or data over 10 KB.
     /// - Returns: `false` (and sends nothing) when the channel is not subscribed right now;
     ///   `true` when sent.
     @discardableResult
@@ -98,6 +104,11 @@ public class Channel: @unchecked Sendable, CustomStringConvertible {
         guard kind.allowsClientEvents else {
             throw TriggerError(
                 kind: .publicChannel, message: "client events need a private or presence channel (\(name) is public)")
+        }
+        guard ChannelKind.allowsClientEvents(channelName: name) else {
+            throw TriggerError(
+                kind: .encryptedChannel,
+                message: "client events cannot be sent on encrypted channels (\(name) is end-to-end encrypted)")
         }
         let text = data.description
         guard text.utf8.count <= Limits.maxPayloadBytes else {

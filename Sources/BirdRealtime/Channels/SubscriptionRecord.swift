@@ -20,8 +20,11 @@ struct SubscriptionRecord {
     /// This connection's member id on a presence channel (from the signed member data).
     var myId: String?
     var timeout: (any RealtimeTimer)?
+    /// The key and decryption state of an end-to-end encrypted channel; nil for other channels.
+    var encryption: EncryptedChannelState?
 
     init(channel: Channel) {
         self.channel = channel
+        if channel.isEncrypted { encryption = EncryptedChannelState() }
     }
 }

@@ -10,6 +10,8 @@ extension ClientCore {
             let channel: Channel
             switch ChannelKind(channelName: name) {
             case .presence: channel = PresenceChannel(name: name, core: self)
+            case .private where ChannelKind.isEncrypted(channelName: name):
+                channel = PrivateEncryptedChannel(name: name, core: self)
             case .private: channel = PrivateChannel(name: name, core: self)
             case .public, .member: channel = Channel(name: name, core: self)
             }
@@ -139,10 +141,21 @@ extension ClientCore {
             let id = JSONValue.fromPayload(data)[dialect.presenceIdKey]
             record.myId = id.map { $0.stringValue ?? $0.description }
         }
+        var keyActions: [EncryptedChannelState.Action] = []
+        if channel.isEncrypted {
+            // No key, no subscription: the channel's events could not be read (ClientCore+Encryption).
+            switch channelKey(from: response, channel: name) {
+            case .success(let key): keyActions = record.encryption?.subscribed(key: key) ?? []
+            case .failure(let error):
+                authorizationFailed(name, error)
+                return
+            }
+        }
         record.phase = .pending
         records[name] = record
         send([subscribeFrame(name, auth: response.auth, memberData: memberData)])
         armSubscribeTimeout(name, token: token)
+        performEncryption(keyActions, channel: name)
     }
 
     private func authorizationFailed(_ name: String, _ error: RealtimeAuthError) {
@@ -199,6 +212,7 @@ extension ClientCore {
             record.phase = .idle
             records[name] = record
             record.channel.reset()
+            encryptedSubscriptionEnded(name)
         case .idle, .subscribed:
             break
         }
@@ -215,6 +229,7 @@ extension ClientCore {
             record.myId = nil
             records[name] = record
             record.channel.reset()
+            if record.channel.isEncrypted { encryptedSubscriptionEnded(name) }
         }
         signinConnectionLost()
     }

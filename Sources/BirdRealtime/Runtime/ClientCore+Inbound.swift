@@ -64,7 +64,17 @@ extension ClientCore {
                 RealtimeError(kind: .missingField, message: "ignored event \(message.event): it names no channel"))
             return
         }
-        guard let registry = registry(forChannel: channelName) else {
+        let registry: HandlerRegistry
+        if let record = records[channelName] {
+            // End-to-end encrypted channels decrypt first (ClientCore+Encryption); one lookup either way.
+            if record.channel.isEncrypted {
+                receiveEncrypted(message, channel: channelName)
+                return
+            }
+            registry = record.channel.registry
+        } else if let memberChannel = signin.memberChannel, memberChannel == channelName {
+            registry = memberEvents.registry
+        } else {
             log(.warning, "ignored event \(message.event) for \(channelName): not subscribed")
             return
         }
@@ -92,7 +102,7 @@ extension ClientCore {
         enqueue(registry: registry, channel: channel, name: name, payload: .value(value), memberId: nil)
     }
 
-    private func enqueue(
+    func enqueue(
         registry: HandlerRegistry, channel: String, name: String, payload: Deliverer.Event.Payload, memberId: String?
     ) {
         let global = !eventObservers.isEmpty

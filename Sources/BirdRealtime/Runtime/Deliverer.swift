@@ -17,6 +17,9 @@ final class Deliverer: @unchecked Sendable {
         enum Payload {
             case wire(WirePayload?)
             case value(JSONValue?)
+            /// The plaintext of an encrypted channel's event, with what travelled (boxed, so the
+            /// common cases stay small).
+            case decrypted(DecryptedText)
         }
 
         let registry: HandlerRegistry
@@ -30,11 +33,16 @@ final class Deliverer: @unchecked Sendable {
         /// Builds the public event (its payload parsed later, if read) and calls the handlers.
         func run() {
             let made: EventPayload?
+            var ciphertext: String?
             switch payload {
             case .wire(let wire): made = wire.map(EventPayload.init)
             case .value(let value): made = value.map { EventPayload(value: $0) }
+            case .decrypted(let decrypted):
+                made = EventPayload(text: decrypted.plaintext)
+                ciphertext = decrypted.ciphertext
             }
-            let event = ChannelEvent(channel: channel, name: name, payload: made, memberId: memberId)
+            let event = ChannelEvent(
+                channel: channel, name: name, payload: made, memberId: memberId, ciphertext: ciphertext)
             registry.deliver(event)
             if let observers {
                 for handler in observers.handlers { handler(event) }
@@ -133,5 +141,16 @@ final class Deliverer: @unchecked Sendable {
                 }
             }
         }
+    }
+}
+
+/// A decrypted event's plaintext and the envelope it travelled in.
+final class DecryptedText: Sendable {
+    let plaintext: String
+    let ciphertext: String
+
+    init(plaintext: String, ciphertext: String) {
+        self.plaintext = plaintext
+        self.ciphertext = ciphertext
     }
 }

@@ -24,6 +24,9 @@ extension Edge {
         guard ChannelKind(channelName: name).allowsClientEvents else {
             return "client events are only allowed on private and presence channels"
         }
+        guard ChannelKind.allowsClientEvents(channelName: name) else {
+            return "client events are not allowed on encrypted channels"
+        }
         guard connection.channels.contains(name) else { return "not subscribed to \(String(name.prefix(200)))" }
         guard message.event.utf8.count <= Limits.maxEventNameLength else {
             return "event name is longer than \(Limits.maxEventNameLength) characters"

@@ -25,12 +25,15 @@ final class Edge {
     var omitHandshakeIds = 0
     /// The demo auth endpoints fail with this status (for channels with the prefix).
     var authFailure: (status: Int, prefix: String?)?
+    /// The encryption master key in force (the configuration's, until rotated; Edge+Encryption).
+    var encryptionMasterKey: EncryptionMasterKey?
 
     init(configuration: SandboxConfiguration, clock: @escaping () -> Double, log: @escaping (String) -> Void = { _ in })
     {
         self.configuration = configuration
         self.clock = clock
         self.log = log
+        self.encryptionMasterKey = configuration.encryptionMasterKey
     }
 
     // MARK: Opening

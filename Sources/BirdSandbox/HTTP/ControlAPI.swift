@@ -104,7 +104,9 @@ struct ControlAPI {
             return ok()
         case ("POST", 1) where route[0] == "publish":
             let (channel, event) = try publishTarget(fields)
-            return ok(["delivered": edge.publishUnsigned(channel: channel, event: event, data: fields.body["data"])])
+            let data = try edge.controlPublishData(
+                channel: channel, data: fields.body["data"], encrypt: fields.bool("encrypted", default: true))
+            return ok(["delivered": edge.publishUnsigned(channel: channel, event: event, data: data)])
         case ("POST", 1) where route[0] == "burst":
             let (channel, event) = try publishTarget(fields)
             let count = try fields.int("count", default: 10, in: 0...Self.maxBurstCount)
@@ -114,10 +116,32 @@ struct ControlAPI {
                     message: "rate must be 0 (as fast as possible) or \(Self.minBurstRate)…"
                         + "\(ControlFields.amount(Self.maxBurstRate)) events per second, not \(rate)")
             }
-            let data = fields.body["data"]
-            return Outcome(response: okResponse(), afterResponse: { [burst] in burst(channel, event, data, count, rate) })
+            // Sealed once for the whole burst (its message is encoded once): every event carries
+            // the same envelope.
+            let data = try edge.controlPublishData(
+                channel: channel, data: fields.body["data"], encrypt: fields.bool("encrypted", default: true))
+            return Outcome(
+                response: okResponse(), afterResponse: { [burst] in burst(channel, event, data, count, rate) })
+        case ("POST", 2) where route[0] == "encryption" && route[1] == "rotate":
+            let key = try Self.masterKey(fields)
+            let had = edge.rotateEncryptionMasterKey(to: key)
+            return ok(["replaced": had ? 1 : 0])
         default:
             return fail(404, "no such control call: \(request.method) \(String(request.path.prefix(200)))")
+        }
+    }
+
+    /// The optional `master_key` of a rotation: standard base64 of 32 bytes. Errors never show
+    /// the value (it may be a key).
+    static func masterKey(_ fields: ControlFields) throws(ControlFieldError) -> EncryptionMasterKey? {
+        guard let value = fields.body["master_key"] else { return nil }
+        guard let text = value.stringValue else {
+            throw ControlFieldError(message: "master_key must be a string: standard base64 of 32 bytes")
+        }
+        do {
+            return try EncryptionMasterKey(base64: text)
+        } catch {
+            throw ControlFieldError(message: "master_key: \(error)")
         }
     }
 
@@ -223,7 +247,9 @@ struct ControlAPI {
         "DELETE /sandbox/refuse",
         "POST /sandbox/handshake {omit_id,count}", "POST /sandbox/restart {code,down_seconds}",
         "POST /sandbox/auth-failure {status,prefix?}", "DELETE /sandbox/auth-failure",
-        "POST /sandbox/connections/{id}/send {text} | {opcode,base64}", "POST /sandbox/publish {channel,event,data}",
-        "POST /sandbox/burst {channel,event,data,count,rate}",
+        "POST /sandbox/connections/{id}/send {text} | {opcode,base64}",
+        "POST /sandbox/publish {channel,event,data,encrypted?}",
+        "POST /sandbox/burst {channel,event,data,count,rate,encrypted?}",
+        "POST /sandbox/encryption/rotate {master_key?}",
     ]
 }

@@ -6,8 +6,10 @@ import WebSocket
 /// backend decides who may join what; these sign everything for anyone who asks.
 extension Edge {
     /// `POST /auth`: `{"connection_id","channel_name"}` (JSON) or `socket_id=…&channel_name=…`
-    /// (form), either dialect; answers `{"auth", "member_data"|"channel_data"?}`. The presence
-    /// identity is `?member=NAME`, else a guest id derived from the connection id.
+    /// (form), either dialect; answers `{"auth", "member_data"|"channel_data"?}`, plus
+    /// `shared_secret` (the channel key) for a `private-encrypted-` channel — refused with 403
+    /// when the sandbox has no encryption master key. The presence identity is `?member=NAME`,
+    /// else a guest id derived from the connection id.
     func handleChannelAuth(_ request: HTTPRequest) -> HTTPResponse {
         let fields = Edge.authFields(request)
         guard let channel = fields["channel_name"], !channel.isEmpty else {
@@ -36,10 +38,22 @@ extension Edge {
             response[dialect.presenceDataKey] = .string(identity)
             log("auth: signed \(channel) for \(connectionId) as \(memberId)")
         } else {
+            var note = ""
+            if ChannelKind.isEncrypted(channelName: channel) {
+                guard let key = channelKey(for: channel) else {
+                    log("auth: refused encrypted channel \(channel): no encryption master key")
+                    return authError(
+                        403,
+                        "\(channel) is an encrypted channel and the sandbox has no encryption master key "
+                            + "(start it with --encryption-master-key or BIRD_SANDBOX_ENCRYPTION_MASTER_KEY)")
+                }
+                response[EncryptedChannel.sharedSecretKey] = .string(key.revealBase64())
+                note = " with its channel key"
+            }
             let string = Signature.privateChannelString(connectionId: connectionId, channel: channel)
             response["auth"] = .string(
                 Signature.auth(appKey: configuration.appKey, secret: configuration.appSecret, string: string))
-            log("auth: signed \(channel) for \(connectionId)")
+            log("auth: signed \(channel) for \(connectionId)\(note)")
         }
         return corsJSON(200, JSONValue.object(JSONObject(response)).description)
     }

@@ -106,6 +106,10 @@ extension Edge {
         for channel in names where !isPublishableChannel(channel) {
             return .failure(.init(400, "invalid channel name: \(String(channel.prefix(200)))"))
         }
+        // One sealed payload cannot serve several channels: each has its own key.
+        if names.count > 1, names.contains(where: { ChannelKind.isEncrypted(channelName: $0) }) {
+            return .failure(.init(400, Edge.multiChannelEncryptedError))
+        }
         let data: WirePayload
         switch object["data"] {
         case .string(let s)?: data = .string(s)

@@ -78,10 +78,37 @@ extension Sandbox {
         onQueue { edge.sendRaw(id: id, binary: binary, payload: payload) }
     }
 
-    /// Publishes an event without signing; returns the number of connections reached.
+    /// Publishes an event without signing; returns the number of connections reached. Data sent
+    /// to an encrypted channel (`private-encrypted-…`) is sealed under its channel key, as
+    /// `POST /sandbox/publish` does, unless `encrypt` is false; without a master key it goes as
+    /// it is (the HTTP call refuses instead).
     @discardableResult
     public func publish(channel: String, event: String, data: JSONValue?) -> Int {
-        onQueue { edge.publishUnsigned(channel: channel, event: event, data: data) }
+        publish(channel: channel, event: event, data: data, encrypt: true)
+    }
+
+    /// Publishes like ``publish(channel:event:data:)``; `encrypt` false sends data to an
+    /// encrypted channel as it is (an envelope sealed elsewhere, or deliberately bad input).
+    @discardableResult
+    public func publish(channel: String, event: String, data: JSONValue?, encrypt: Bool) -> Int {
+        onQueue {
+            let sealed = (try? edge.controlPublishData(channel: channel, data: data, encrypt: encrypt)) ?? data
+            return edge.publishUnsigned(channel: channel, event: event, data: sealed)
+        }
+    }
+
+    /// Replaces the encryption master key with `key` (a fresh random one when nil): every
+    /// encrypted channel's key changes, as when an app rotates its key, so subscribers must
+    /// re-authorise to read new events (`POST /sandbox/encryption/rotate`).
+    public func rotateEncryptionMasterKey(to key: EncryptionMasterKey? = nil) {
+        onQueue { _ = edge.rotateEncryptionMasterKey(to: key) }
+    }
+
+    /// The key of the encrypted channel `channel` under the master key in force (what the demo
+    /// auth endpoint answers as `shared_secret`), or nil without a master key. For tests and
+    /// tools that play the app's backend.
+    public func encryptionChannelKey(for channel: String) -> EncryptionKey? {
+        onQueue { edge.channelKey(for: channel) }
     }
 
     /// Publishes `count` events at `rate` per second (0: as fast as possible), asynchronously.

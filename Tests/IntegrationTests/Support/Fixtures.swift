@@ -135,9 +135,10 @@ final class AuthLog: @unchecked Sendable {
 
     var performer: AuthHTTPPerformer {
         { [entries, base] request in
-            let fields = (try? JSONValue(parsing: request.bodyText))?.objectValue ?? [:]
-            var entry = Entry(url: request.url.absoluteString, connectionId: fields["connection_id"]?.stringValue,
-                              channel: fields["channel_name"]?.stringValue, headers: request.headers)
+            let fields = AuthLog.fields(request.bodyText)
+            var entry = Entry(url: request.url.absoluteString,
+                              connectionId: fields["connection_id"] ?? fields["socket_id"],
+                              channel: fields["channel_name"], headers: request.headers)
             do {
                 let response = try await base(request)
                 entry.status = response.status
@@ -150,6 +151,25 @@ final class AuthLog: @unchecked Sendable {
                 throw error
             }
         }
+    }
+}
+
+extension AuthLog {
+    /// The string fields of a JSON (bird) or form-encoded (pusher) auth request body.
+    static func fields(_ body: String) -> [String: String] {
+        if let object = (try? JSONValue(parsing: body))?.objectValue {
+            var fields: [String: String] = [:]
+            for (name, value) in object { fields[name] = value.stringValue }
+            return fields
+        }
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
     }
 }
 
