@@ -102,9 +102,10 @@ class Feeder:
     the socket accepts them, right after subscription_succeeded — the client's own limit, with the
     sandbox's send rate out of the way."""
 
-    def __init__(self, count):
+    def __init__(self, count, gate=None):
         import socket
         self.count = count
+        self.gate = gate
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
         self.listener.listen(1)
@@ -152,6 +153,8 @@ class Feeder:
             blob = tick * self.count
             conn.sendall(self._frame(json.dumps({"event": "pusher_internal:subscription_succeeded",
                                                  "channel": "bench", "data": "{}"})))
+            if self.gate is not None and not self.gate.wait(600):
+                return
             self.t0 = time.time()
             conn.sendall(blob)
             conn.recv(1)  # hold the connection until the client goes

@@ -1,10 +1,14 @@
 // bird-bench: the Swift side of Scripts/bench.d/{client-ingest,resubscribe,memory,fanout}.
 //
 //   bird-bench ingest --port P [--host H] [--dialect pusher|bird] [--channel C] [--event E] --count N [--rate R]
+//                     [--handler data|event] [--hold yes]
 //       Subscribes one channel, prints READY once subscribed, then counts N events delivered to a
-//       `bind` handler; prints one JSON line {"count","t_last","lat_p50_ms","lat_p99_ms"} (wall clock,
-//       seconds since 1970). With --rate > 0 the handler reads `t` (the burst's start time) from the
-//       payload and takes event i's publish time as t + i/rate.
+//       `bind` handler (`--handler event`: a `bindEvent` handler that does not read the payload, so
+//       it is never parsed); prints one JSON line {"count","t_last","lat_p50_ms","lat_p99_ms"} (wall
+//       clock, seconds since 1970). With --rate > 0 the handler reads `t` (the burst's start time)
+//       from the payload and takes event i's publish time as t + i/rate. `--hold yes` prints DONE
+//       after the N-th event and waits for a line on stdin before the JSON line (so that callgrind
+//       can be told to dump while the process does nothing).
 //   bird-bench resubscribe [--public N] [--private N] [--presence N] [--reps N]
 //       Embedded sandbox + its demo auth endpoint; subscribes, then `dropConnection()` --reps times
 //       and times `connected` → last `bird:subscription_succeeded`. One JSON line {"ms":[…]}.
@@ -104,14 +108,16 @@ func ingest(_ args: Arguments) {
     if rate > 0 { state.latencies.reserveCapacity(count) }
     let done = DispatchSemaphore(value: 0)
     let ready = DispatchSemaphore(value: 0)
+    let handler = args.string("handler", "data")
     let channel = client.subscribe(channelName)
     channel.bind(BirdProtocol.Event.subscriptionSucceeded) { _ in ready.signal() }
-    channel.bind(eventName) { data in
+    /// Counts one event; `data` is read only when latencies are measured.
+    let received: @Sendable (() -> JSONValue?) -> Void = { data in
         let index = state.received
         state.received += 1
         if rate > 0 {
             let t = now()
-            if let start = data?["t"]?.doubleValue {
+            if let start = data()?["t"]?.doubleValue {
                 state.latencies.append(t - (start + Double(index) / rate))
             } else {
                 state.failures += 1
@@ -122,12 +128,25 @@ func ingest(_ args: Arguments) {
             done.signal()
         }
     }
+    switch handler {
+    case "data":  // the common handler: the parsed payload (each event's payload is parsed)
+        channel.bind(eventName) { data in received { data } }
+    case "event":  // the whole event, its payload not read (never parsed)
+        channel.bindEvent(eventName) { event in received { event.data } }
+    default:
+        fail("--handler wants data or event")
+    }
     if ready.wait(timeout: .now() + 20) == .timedOut { fail("not subscribed after 20 s") }
     say("READY")
     let timeout = args.double("timeout", 600)
     if done.wait(timeout: .now() + timeout) == .timedOut {
         let got = queue.sync { state.received }
         fail("only \(got) of \(count) events after \(timeout) s")
+    }
+    if args.string("hold", "no") == "yes" {
+        // `Scripts/bench instructions`: the run is over; wait (doing nothing) while callgrind dumps.
+        say("DONE")
+        _ = readLine()
     }
     let result: [String: Any] = queue.sync {
         let sorted = state.latencies.sorted()
