@@ -2,6 +2,7 @@
 // the executable only prints and exits).
 
 import BirdSandbox
+import BirdWire
 import Foundation
 
 /// Everything the command line can set.
@@ -291,24 +292,19 @@ public enum Arguments {
                 throw ArgumentError("--scenario: \(error)")
             }
         }
-        if o.insecure && !isLoopback(o.effectiveHost) {
-            throw ArgumentError("--insecure (plain ws://) is refused for \(o.effectiveHost): only localhost, 127.0.0.1 and [::1]")
+        if o.insecure && !Loopback.isLoopback(host: o.effectiveHost) {
+            throw ArgumentError(
+                "--insecure (plain ws://) is refused for \(o.effectiveHost): only loopback hosts (localhost, 127.x.y.z, [::1])")
         }
         for endpoint in [o.authEndpoint, o.memberAuthEndpoint].compactMap({ $0 }) where endpoint.hasPrefix("http://") {
             if !o.insecure && !o.sandbox { throw ArgumentError("plain http:// auth endpoint \(endpoint) needs --insecure") }
-            if !isLoopback(URLComponents(string: endpoint)?.host ?? "") {
+            if !Loopback.isLoopback(host: URLComponents(string: endpoint)?.host ?? "") {
                 throw ArgumentError("plain http:// auth endpoint refused for a non-loopback host: \(endpoint)")
             }
         }
-        if let control = o.sandboxControl, !isLoopback(URLComponents(string: control)?.host ?? "") {
+        if let control = o.sandboxControl, !Loopback.isLoopback(host: URLComponents(string: control)?.host ?? "") {
             throw ArgumentError("--sandbox-control must be a loopback URL (the control API is loopback only)")
         }
-    }
-
-    /// Whether a host is loopback (`localhost`, `127.0.0.1`, `::1`).
-    public static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return h == "localhost" || h == "127.0.0.1" || h == "::1"
     }
 
     static func port(_ s: String, _ name: String) throws -> Int {
