@@ -82,7 +82,7 @@ let package = Package(
             name: "BirdRealtimeTests",
             dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
         .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdWire", "WebSocket"]),
-        .testTarget(name: "BirdInspectorTests", dependencies: ["BirdInspector"]),
+        .testTarget(name: "BirdInspectorTests", dependencies: ["BirdInspector", "BirdWire"]),
         .testTarget(name: "BirdLoadGenTests", dependencies: ["BirdLoadGen", "BirdWire"]),
         .testTarget(
             name: "BirdDoctorTests",

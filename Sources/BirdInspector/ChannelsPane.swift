@@ -1,5 +1,7 @@
 // The Channels pane: each channel with kind, status, events received and member count.
 
+import BirdWire
+
 extension Inspector {
     /// A channel row's status, saying what will happen given the connection: "waiting for
     /// reconnect" only while a retry is coming (unavailable, or connecting again); after

@@ -67,7 +67,7 @@ public enum JSONLines {
             // `type` names the line, so the failure's own type goes in `error_type`.
             f += [s("channel", ch), s("error_type", e.type)]
             if let st = e.status { f.append(n("status", st)) }
-            if let ep = e.endpoint { f.append(s("endpoint", ep)) }
+            if let ep = e.endpoint { f.append(s("endpoint", Redaction.endpoint(ep))) }
             f.append(s("message", Redaction.scrub(e.message)))
         case .event(let e):
             f += [s("channel", e.channel), s("event", e.event), raw("data", e.data.map(value) ?? "null")]

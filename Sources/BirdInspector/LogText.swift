@@ -1,5 +1,6 @@
 // How each log entry reads: its tag, colour, one-line text and detail JSON.
 
+import BirdWire
 import Foundation
 
 /// Text of log entries for the Events pane, the filter and the detail view.

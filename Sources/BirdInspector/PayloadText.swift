@@ -14,7 +14,7 @@ public enum PayloadText {
     /// compact text (members in order, numbers as sent); anything that is not JSON as a JSON
     /// string of the (redacted) text.
     public static func embedded(_ text: String) -> String {
-        guard let value = try? JSONValue(parsing: text) else { return Redaction.scrub(text).jsonQuoted }
+        guard let value = try? JSONValue(parsing: text) else { return Redaction.scrub(text, urls: .keep).jsonQuoted }
         if let redacted = Redaction.redacted(value) { return redacted.description }
         return oneLineWhitespace(text)
     }
@@ -23,7 +23,7 @@ public enum PayloadText {
     /// holds a JSON object or array is shown decoded), secrets redacted; text that is not JSON
     /// comes back raw (redacted) with line breaks shown as ⏎.
     public static func oneLine(_ text: String) -> String {
-        guard let value = try? JSONValue(parsing: text) else { return Redaction.scrub(text).replacingNewlines() }
+        guard let value = try? JSONValue(parsing: text) else { return Redaction.scrub(text, urls: .keep).replacingNewlines() }
         let shown = unwrapped(value)
         return (Redaction.redacted(shown) ?? shown).description
     }
@@ -40,7 +40,7 @@ public enum PayloadText {
     /// The text exactly as received, one line per line, with secrets redacted (the detail view's
     /// raw mode).
     public static func rawLines(_ text: String) -> [String] {
-        lines(Redaction.scrub(text))
+        lines(Redaction.scrub(text, urls: .keep))
     }
 
     /// A string holding a JSON object or array (double encoding) becomes that value.

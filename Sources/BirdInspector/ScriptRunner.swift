@@ -1,3 +1,4 @@
+import BirdWire
 import Foundation
 
 // The `--jsonl` stdin script as a value: commands in, client events in, time in → actions out.

@@ -164,20 +164,16 @@ public enum Transcript {
     }
 
     /// An endpoint as recorded: scheme, host, port and path — no query string (demo endpoints and
-    /// some apps put identities or tokens there), fragment or user info.
+    /// some apps put identities or tokens there), fragment or user info (BirdWire's `Redaction`).
     public static func endpointText(_ url: URL) -> String {
-        guard var c = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "«unreadable URL»" }
-        c.query = nil
-        c.fragment = nil
-        c.user = nil
-        c.password = nil
-        return c.string ?? "«unreadable URL»"
+        Redaction.endpoint(url.absoluteString)
     }
 
-    /// Wire text as recorded: the library has already redacted `auth` signatures; anything that
-    /// still looks like a full signature (`:<64 hex>`) is scrubbed as a second line of defence.
+    /// Wire text as recorded: the library has already redacted `auth` signatures; the rest of the
+    /// policy (signature shapes, secret members, bearer tokens) runs again as a second line of
+    /// defence. URLs in messages are the app's data and stay.
     static func wireText(_ text: String) -> String {
-        Redaction.scrubSignatures(text)
+        Redaction.scrub(text, urls: .keep)
     }
 
     private static func head(_ time: Date, _ monoMs: Double, _ type: String) -> String {

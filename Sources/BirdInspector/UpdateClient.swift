@@ -1,5 +1,6 @@
 // How client events change the model.
 
+import BirdWire
 import Foundation
 
 extension Inspector {

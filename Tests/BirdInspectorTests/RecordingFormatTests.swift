@@ -112,10 +112,16 @@ struct JSONLinesDecodingTests {
                 == .membersSnapshot(channel: "p", members: [PresenceMember(id: "a"), PresenceMember(id: "z")], myId: nil))
         let sig = "key:" + String(repeating: "ab", count: 32)
         #expect(back(.event(ChannelEvent(channel: "c", event: "e", data: #"{"auth":"\#(sig)"}"#)))
-                == .event(ChannelEvent(channel: "c", event: "e", data: #"{"auth":"«redacted»"}"#)))
+                == .event(ChannelEvent(channel: "c", event: "e", data: #"{"auth":"key:<redacted>"}"#)))
+        // An endpoint comes back without the query string it was never written with (a `?token=`
+        // would leak), as in `auth` lines.
+        #expect(back(.subscriptionError(channel: "private-x", SubscriptionFailure(
+            type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth?member=inspector&token=s3cr3t", message: "no")))
+                == .subscriptionError(channel: "private-x", SubscriptionFailure(
+                    type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth", message: "no")))
         // A redacted payload comes back compact, numbers and member order as sent.
         #expect(back(.event(ChannelEvent(channel: "c", event: "e", data: #"{ "id" : 9007199254740993, "token" : "x", "a" : 1.50 }"#)))
-                == .event(ChannelEvent(channel: "c", event: "e", data: #"{"id":9007199254740993,"token":"«redacted»","a":1.50}"#)))
+                == .event(ChannelEvent(channel: "c", event: "e", data: #"{"id":9007199254740993,"token":"<redacted>","a":1.50}"#)))
     }
 
     @Test("a recorded cause keeps its text and close code, so the pane still shows the code and band")

@@ -1,5 +1,6 @@
 // JSON pretty-printing, redaction, JSONL lines, command text and the command line.
 
+import BirdWire
 import Foundation
 import Testing
 

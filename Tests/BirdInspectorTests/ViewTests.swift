@@ -158,7 +158,7 @@ struct ViewTests {
         #expect(contains(g, "    \"id\": 7,"))
         #expect(contains(g, "      \"a\","))
         #expect(contains(g, "\"n\": 1.50"))
-        #expect(contains(g, "«redacted»"))
+        #expect(contains(g, "key:<redacted>"))
         #expect(!g.text.contains("0123456789abcdef0123"))
         h.press(.escape)
         #expect(h.model.mode == .normal)

@@ -53,7 +53,7 @@ public final class Sandbox: @unchecked Sendable {
             log: { line in
                 guard let sink else { return }
                 // Secrets out first, then every control character a client could have put in.
-                sink(LogText.sanitize(Redaction.redact(Redaction.redactWireText(line), secrets: secrets)))
+                sink(LogText.sanitize(Redaction.scrub(line, secrets: secrets)))
             })
         queue.setSpecific(key: queueKey, value: true)
     }
