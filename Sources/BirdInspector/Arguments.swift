@@ -1,7 +1,6 @@
 // bird-inspect's command line and BIRD_* environment (parsing is pure, so it is unit-tested here;
 // the executable only prints and exits).
 
-import BirdSandbox
 import BirdWire
 import Foundation
 
@@ -283,13 +282,10 @@ public enum Arguments {
         if !o.sandbox && (o.appKey ?? "").isEmpty { throw ArgumentError("--app-key is required (or BIRD_APP_KEY) unless --sandbox") }
         if o.sandbox && o.sandboxControl != nil { throw ArgumentError("use either --sandbox or --sandbox-control, not both") }
         if let scenario = o.scenario {
+            // The scenario itself (a built-in name, or a file to read) is checked by bird-inspect,
+            // which owns the sandbox: this core reads no files.
             guard o.sandbox else {
                 throw ArgumentError("--scenario needs --sandbox (for a separate edge: bird-sandbox --scenario \(scenario))")
-            }
-            do {
-                _ = try ScenarioCatalogue.load(scenario)
-            } catch {
-                throw ArgumentError("--scenario: \(error)")
             }
         }
         if o.insecure && !Loopback.isLoopback(host: o.effectiveHost) {

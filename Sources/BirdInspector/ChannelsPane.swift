@@ -27,10 +27,10 @@ extension Inspector {
         let c = model.connection
         switch c.state {
         case .disconnected:
-            return ("not reconnecting: disconnected" + (model.replay == nil ? " — press c to connect" : ""), true)
+            return ("not reconnecting: disconnected" + (model.playback == nil ? " — press c to connect" : ""), true)
         case .failed:
             let code = c.lastCause?.closeCode ?? c.lastClose?.code
-            return ("failed\(code.map { " \($0)" } ?? ""): no retry" + (model.replay == nil ? " — press c to connect" : ""), true)
+            return ("failed\(code.map { " \($0)" } ?? ""): no retry" + (model.playback == nil ? " — press c to connect" : ""), true)
         default:
             break
         }

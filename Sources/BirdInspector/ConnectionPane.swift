@@ -17,7 +17,7 @@ extension Inspector {
         }
 
         // Replay position.
-        if let r = model.replay {
+        if let r = model.playback {
             for part in DisplayWidth.wrap(r.statusText, width: max(1, width)) {
                 lines.append([(part, CellStyle(r.finished ? .good : .accent, bold: true))])
             }

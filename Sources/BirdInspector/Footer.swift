@@ -34,7 +34,7 @@ extension Inspector {
             return
         }
         var bindings = KeyBindings.scope(scope(of: model.mode)).filter(\.inFooter)
-        if model.replay != nil && model.mode == .normal {
+        if model.playback != nil && model.mode == .normal {
             // Replaying: the playback keys first; keys that would talk to an edge are left out.
             bindings = KeyBindings.scope(.replay).filter(\.inFooter) + bindings.filter { !$0.liveOnly }
         }
@@ -42,7 +42,7 @@ extension Inspector {
                                       .playPause, .step, .nextState]
         var items: [(key: String, label: String, ok: Bool, pinned: Bool)] = bindings.map { b in
             var label = b.action == .pause && model.paused ? "follow" : b.label
-            if b.action == .playPause, model.replay?.paused == true { label = "resume replay" }
+            if b.action == .playPause, model.playback?.paused == true { label = "resume replay" }
             return (b.keys[0].name, label, b.unavailable(model) == nil, b.action == .help || b.action == .quit)
         }
         var keep = bindings.map { essential.contains($0.action) }

@@ -1,16 +1,19 @@
 // docs/PROTOCOL.md § Headless output: one JSON object per line for `--jsonl` and for recordings (docs/RECORDING.md).
 // The inverse (a line back into a `ClientEvent`) is in JSONLinesDecoding.swift.
 
+import BirdRecording
 import BirdWire
 import Foundation
 
 /// Encodes client events as the headless mode's JSON lines (secrets redacted).
 public enum JSONLines {
-    /// The full line: `{"ts":"…","type":"…",…}`; in a recording `mono_ms` follows `ts`.
+    /// The full line: `{"ts":"…","type":"…",…}`; in a recording `mono_ms` follows `ts` (the
+    /// line start every recording line shares: BirdRecording's `RecordingWriter.head`).
     public static func line(_ event: ClientEvent, at time: Date, monoMs: Double? = nil) -> String {
-        var head = ["\"ts\":" + TimeText.iso(time).jsonQuoted]
-        if let monoMs { head.append("\"mono_ms\":" + Transcript.monoText(monoMs)) }
-        return "{" + (head + fields(event)).joined(separator: ",") + "}"
+        let keys = fields(event).dropFirst()
+        let head = monoMs.map { RecordingWriter.head(at: time, monoMs: $0, type: type(event)) }
+            ?? "{\"ts\":" + RecordingTime.iso(time).jsonQuoted + "," + s("type", type(event))
+        return head + (keys.isEmpty ? "" : ",") + keys.joined(separator: ",") + "}"
     }
 
     /// The object without `ts` (used by the detail view and for comparing replays).
@@ -99,7 +102,7 @@ public enum JSONLines {
         case .dropped(let count, let wire, let since):
             f.append(n("count", count))
             if wire > 0 { f.append(n("wire", wire)) }
-            f.append(s("since", TimeText.iso(since)))
+            f.append(s("since", RecordingTime.iso(since)))
         }
         return f
     }

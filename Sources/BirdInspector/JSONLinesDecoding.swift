@@ -10,6 +10,7 @@
 //   `.other` text comes back as `.other`; a text with a close code that is no longer a known
 //   sentence comes back as `.recorded(text:closeCode:)`.
 
+import BirdRecording
 import BirdWire
 import Foundation
 
@@ -17,11 +18,11 @@ extension JSONLines {
     /// The event an E line holds, or nil when the line is not an E type or lacks a required key.
     public static func decode(line: String) -> ClientEvent? {
         guard case .object(let object)? = try? JSONValue(parsing: line) else { return nil }
-        return decode(Fields(object, text: line))
+        return decode(RecordingFields(object, text: line))
     }
 
     /// The event an E line's fields hold (any extra keys, such as `ts` and `mono_ms`, ignored).
-    static func decode(_ f: Fields) -> ClientEvent? {
+    static func decode(_ f: RecordingFields) -> ClientEvent? {
         guard let type = f.string("type") else { return nil }
         switch type {
         case "state":
@@ -29,11 +30,11 @@ extension JSONLines {
                   let current = f.string("current").flatMap(ConnectionState.init(rawValue:))
             else { return nil }
             let cause = f.string("cause").map { Self.cause(text: $0, closeCode: f.int("close_code")) }
-            let timeout = f.int("activity_timeout_ms").flatMap { (0...Checked.maxRecordedMs).contains($0) ? Duration.milliseconds($0) : nil }
+            let timeout = f.int("activity_timeout_ms").flatMap { (0...RecordingFormat.maxMonoMs).contains($0) ? Duration.milliseconds($0) : nil }
             return .stateChanged(StateChange(previous: previous, current: current, cause: cause,
                                              connectionId: f.string("connection_id"), activityTimeout: timeout))
         case "retry":
-            guard let ms = f.int("in_ms"), (0...Checked.maxRecordedMs).contains(ms), let attempt = f.int("attempt") else { return nil }
+            guard let ms = f.int("in_ms"), (0...RecordingFormat.maxMonoMs).contains(ms), let attempt = f.int("attempt") else { return nil }
             return .retryScheduled(RetrySchedule(delay: .milliseconds(ms), attempt: attempt,
                                                  cause: f.string("cause").map { Self.cause(text: $0, closeCode: nil) }))
         case "subscribed":
@@ -85,7 +86,7 @@ extension JSONLines {
             guard let command = f.string("command"), let message = f.string("message") else { return nil }
             return .commandError(command: command, message: message)
         case "dropped":
-            guard let count = f.int("count"), count >= 0, let since = f.string("since").flatMap(TimeText.parseISO)
+            guard let count = f.int("count"), count >= 0, let since = f.string("since").flatMap(RecordingTime.parse)
             else { return nil }
             return .dropped(count: count, wire: max(0, f.int("wire") ?? 0), since: since)
         default:
@@ -114,43 +115,5 @@ extension JSONLines {
             return .networkError(String(text.dropFirst("network error: ".count)))
         }
         return closeCode == nil ? .other(text) : .recorded(text: text, closeCode: closeCode)
-    }
-}
-
-/// Typed access to a JSON line's members (the last of repeated keys wins), and the exact text of
-/// a member's value in the line.
-struct Fields {
-    let object: JSONObject
-    /// The line's text, for `json(_:)`; nil when the fields were not read from text.
-    let text: String?
-
-    init(_ object: JSONObject, text: String? = nil) {
-        self.object = object
-        self.text = text
-    }
-
-    func node(_ key: String) -> JSONValue? { object[key] }
-
-    func string(_ key: String) -> String? { object[key]?.stringValue }
-
-    /// A number as a `Double` (finite; JSON cannot spell anything else).
-    func number(_ key: String) -> Double? { object[key]?.doubleValue }
-
-    /// An integral number within ±9·10¹⁵, exactly (`1.5` and `1e300` are not integers here).
-    func int(_ key: String) -> Int? {
-        guard let i = object[key]?.intValue, Double(i.magnitude) <= Checked.intLimit else { return nil }
-        return i
-    }
-
-    func bool(_ key: String) -> Bool? { object[key]?.boolValue }
-
-    /// A value's JSON text exactly as it stands in the line (the last occurrence of a repeated
-    /// key); its compact form when the fields have no text. Nil when absent or `null`.
-    func json(_ key: String) -> String? {
-        guard let value = object[key], !value.isNull else { return nil }
-        guard let text, let members = JSONValue.memberRanges(in: text),
-              let range = members.last(where: { $0.key == key })?.value
-        else { return value.description }
-        return String(decoding: Array(text.utf8)[range], as: UTF8.self)
     }
 }

@@ -53,7 +53,7 @@ public struct KeyBinding: Sendable {
         self.inFooter = footer
         self.liveOnly = live
         if live {
-            self.unavailable = { (m: Model) -> String? in m.replay != nil ? "replaying a recording" : unavailable(m) }
+            self.unavailable = { (m: Model) -> String? in m.playback != nil ? "replaying a recording" : unavailable(m) }
         } else {
             self.unavailable = unavailable
         }
@@ -122,15 +122,15 @@ public enum KeyBindings {
 
         // Replay: on the main screen while `--replay FILE` plays (none of these keys is a main key).
         .init(.replay, [.char(" ")], .playPause, "pause replay", "Pause / resume playback", footer: true,
-              unavailable: { m in Inspector.replayProblem(m, .playPause) }),
+              unavailable: { m in Inspector.playbackProblem(m, .playPause) }),
         .init(.replay, [.char(".")], .step, "step", "Play the next entry (while paused)", footer: true,
-              unavailable: { m in Inspector.replayProblem(m, .step) }),
+              unavailable: { m in Inspector.playbackProblem(m, .step) }),
         .init(.replay, [.char(">")], .nextState, "next state", "Play up to and including the next state change", footer: true,
-              unavailable: { m in Inspector.replayProblem(m, .nextState) }),
+              unavailable: { m in Inspector.playbackProblem(m, .nextState) }),
         .init(.replay, [.char("+"), .char("=")], .faster, "faster", "Play faster (×0.25 … ×64)", footer: true,
-              unavailable: { m in Inspector.replayProblem(m, .faster) }),
+              unavailable: { m in Inspector.playbackProblem(m, .faster) }),
         .init(.replay, [.char("-")], .slower, "slower", "Play slower", footer: true,
-              unavailable: { m in Inspector.replayProblem(m, .slower) }),
+              unavailable: { m in Inspector.playbackProblem(m, .slower) }),
 
         // Detail view.
         .init(.detail, [.escape, .enter, .char("q")], .close, "close", "Close the detail view", footer: true),

@@ -202,7 +202,7 @@ public struct Model: Sendable {
     /// Set by `quit`.
     public var quitting = false
     /// Playback state with `--replay FILE` (nil in a live session).
-    public var replay: ReplayState?
+    public var playback: PlaybackState?
     /// Channel events the inspector dropped because it fell behind (`dropped` lines), and when
     /// the last drop began.
     public var dropped = DroppedTally()
@@ -222,7 +222,7 @@ public struct Model: Sendable {
     }
 
     /// The wall clock footer messages expire by (in a replay `now` follows playback time).
-    public var flashNow: Date { replay?.lastTick ?? now }
+    public var flashNow: Date { playback?.lastTick ?? now }
 
     /// Index of a channel by name.
     public func channelIndex(_ name: String) -> Int? { channels.firstIndex { $0.name == name } }

@@ -1,5 +1,6 @@
 // Overlays drawn over the panes: help, the detail view, the close-code menu.
 
+import BirdRecording
 import Foundation
 
 extension Inspector {
@@ -26,7 +27,7 @@ extension Inspector {
                     lines.append([(i == 0 ? "  " + DisplayWidth.pad(b.keyNames, to: keyColumn - 2) : pad, CellStyle(.accent, bold: true)),
                                   (part, .plain)])
                 }
-                if scope == .main || (scope == .replay && model.replay != nil), let why = b.unavailable(model) {
+                if scope == .main || (scope == .replay && model.playback != nil), let why = b.unavailable(model) {
                     for part in DisplayWidth.wrap("unavailable: \(why)", width: max(10, width - keyColumn - 2)) {
                         lines.append([(pad + "  ", .plain), (part, CellStyle(.bad))])
                     }
@@ -58,7 +59,7 @@ extension Inspector {
         var lines: [[(String, CellStyle)]] = []
         let label = CellStyle(.dim)
         lines.append([("time     ", label), (TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds), .plain),
-                      ("  (\(TimeText.iso(entry.time)))", label)])
+                      ("  (\(RecordingTime.iso(entry.time)))", label)])
         if let ch = entry.event.channel { lines.append([("channel  ", label), (ch, CellStyle(.accent))]) }
         lines.append([("event    ", label), (LogText.name(entry.event), CellStyle(LogText.role(entry.event), bold: true))])
         if case .event(let e) = entry.event, let m = e.memberId { lines.append([("from     ", label), (m, .plain)]) }

@@ -1,5 +1,7 @@
 // The script language of `--jsonl` stdin: the `:` commands plus `wait …` (docs/INSPECTOR.md).
 
+import BirdWire
+
 /// What a `wait` command waits for.
 public enum WaitCondition: Sendable, Equatable {
     /// The connection is in this state (`wait connected`, `wait state STATE`).

@@ -12,8 +12,8 @@ public enum Inspector {
     public static func update(_ model: inout Model, _ message: Message) -> [Command] {
         switch message {
         case .tick(let now):
-            if model.replay != nil {
-                replayTick(now, &model)
+            if model.playback != nil {
+                playbackTick(now, &model)
             } else {
                 model.now = now
             }
@@ -88,8 +88,8 @@ public enum Inspector {
     }
 
     static func mainKey(_ key: Key, _ model: inout Model) -> [Command] {
-        if model.replay != nil, let binding = KeyBindings.binding(for: key, in: .replay) {
-            return replayKey(binding, &model)
+        if model.playback != nil, let binding = KeyBindings.binding(for: key, in: .replay) {
+            return playbackKey(binding, &model)
         }
         guard let binding = KeyBindings.binding(for: key, in: .main) else { return [] }
         if let why = binding.unavailable(model) {
@@ -199,7 +199,7 @@ public enum Inspector {
     /// Validates and performs a command (from a key, a prompt or the command line), updating the
     /// model optimistically where the client will not report back.
     static func perform(_ command: Command, _ model: inout Model) -> [Command] {
-        if model.replay != nil && command != .quit {
+        if model.playback != nil && command != .quit {
             refuse("\(command.verb): replaying a recording", &model)
             return []
         }

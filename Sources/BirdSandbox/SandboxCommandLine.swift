@@ -87,7 +87,7 @@ public enum SandboxCommandLine {
     public static func parseInvocation(_ arguments: [String]) throws(UsageError) -> Invocation {
         var configuration = SandboxConfiguration()
         var scenario: Scenario?
-        var replay: ReplayPlan?
+        var replay: ServerReplayPlan?
         var dialectGiven = false
         var quiet = false
         var index = 0
@@ -129,7 +129,7 @@ public enum SandboxCommandLine {
                 let path = try value()
                 guard !path.isEmpty else { throw fail("--replay needs a recording file") }
                 do {
-                    replay = try ReplayPlan.load(path: path)
+                    replay = try ServerReplayPlan.load(path: path)
                 } catch {
                     throw fail("--replay: \(error.message)")
                 }

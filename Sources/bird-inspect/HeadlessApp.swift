@@ -4,6 +4,7 @@
 // needs exists, `wait …` commands, and the exit code; this file only feeds it.
 
 import BirdInspector
+import BirdWire
 import Foundation
 
 /// Runs headless until `quit` (after the commands before it), end of stdin (likewise; with

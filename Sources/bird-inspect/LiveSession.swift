@@ -3,6 +3,7 @@
 // pure core, and performs the `Command`s that `update` returns.
 
 import BirdInspector
+import BirdRecording
 import BirdRealtime
 import BirdSandbox
 import Foundation
@@ -104,8 +105,8 @@ final class LiveSession: @unchecked Sendable {
     var initialChannels: [String] { client.channels.map(\.name) }
 
     /// The recording header for this session.
-    var recordingHeader: TranscriptHeader {
-        TranscriptHeader(tool: Arguments.version, dialect: config.dialect, host: config.host, port: config.port,
+    var recordingHeader: RecordingHeader {
+        RecordingHeader(tool: Arguments.version, dialect: config.dialect, host: config.host, port: config.port,
                          tls: config.tls, appKey: client.options.appKey, channels: initialChannels)
     }
 

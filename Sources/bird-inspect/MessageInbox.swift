@@ -14,7 +14,7 @@ struct InboxItem: Sendable {
         /// For `update` (client events, and for the recording too).
         case message(Message)
         /// For the recording only (wire and auth entries), with the wall time it happened.
-        case transcript(TranscriptEntry, at: Date)
+        case transcript(RecordedEntry, at: Date)
     }
 
     let payload: Payload
@@ -51,7 +51,7 @@ final class MessageInbox: Sendable {
 
     /// Adds a recording-only entry (any thread); a channel event's wire line may be dropped when
     /// the inbox is full (protocol messages never are).
-    func post(transcript entry: TranscriptEntry) {
+    func post(transcript entry: RecordedEntry) {
         let at = Date()
         var bytes = 0
         if case .wire(_, let text) = entry { bytes = 64 + text.utf8.count }

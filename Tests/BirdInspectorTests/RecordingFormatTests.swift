@@ -1,6 +1,7 @@
 // docs/RECORDING.md: E lines back into client events, the entry lines a recording is made of,
 // and the `ts` splice of `--jsonl --replay`.
 
+import BirdRecording
 import Foundation
 import Testing
 
@@ -75,8 +76,8 @@ let exactEvents: [ClientEvent] = [
     .sent(channel: "private-x", event: "client-wave", data: nil),
     .sent(channel: "private-x", event: "client-wave", data: #"{"id":9007199254740993,"b":1,"a":2}"#),
     .event(ChannelEvent(channel: "chat", event: "exact", data: #"{ "id" : 9007199254740993, "b":1.50,"a":[1e3] }"#)),
-    .dropped(count: 12_345, wire: 0, since: TimeText.parseISO("2023-11-14T22:13:20.000Z") ?? t0),
-    .dropped(count: 3, wire: 7, since: TimeText.parseISO("2023-11-14T22:13:21.500Z") ?? t0),
+    .dropped(count: 12_345, wire: 0, since: RecordingTime.parse("2023-11-14T22:13:20.000Z") ?? t0),
+    .dropped(count: 3, wire: 7, since: RecordingTime.parse("2023-11-14T22:13:21.500Z") ?? t0),
     .commandError(command: "trigger chat client-x", message: "client events need a private- or presence- channel"),
 ]
 
@@ -152,98 +153,17 @@ struct JSONLinesDecodingTests {
     }
 }
 
-@Suite("Recordings: lines written")
-struct TranscriptLineTests {
-    @Test("header: first keys ts, mono_ms, type; version 1; settings")
-    func header() {
-        let h = TranscriptHeader(tool: "bird-inspect 0.1.0", dialect: "bird", host: "127.0.0.1", port: 41234, tls: false,
-                                 appKey: "sandbox-key", channels: ["public-demo"])
-        let line = Transcript.headerLine(h, at: t0)
-        #expect(line == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":0.000,"type":"recording","version":1,"tool":"bird-inspect 0.1.0","dialect":"bird","host":"127.0.0.1","port":41234,"tls":false,"app_key":"sandbox-key","channels":["public-demo"]}"#)
-        let (read, time) = try! TranscriptReader.header(line)
-        #expect(read == h)
-        #expect(TimeText.iso(time) == "2023-11-14T22:13:20.000Z")
-    }
-
-    @Test("mono_ms has three decimals and never goes negative")
-    func mono() {
-        #expect(Transcript.monoText(0) == "0.000")
-        #expect(Transcript.monoText(12.3456) == "12.346")
-        #expect(Transcript.monoText(1234567.0004) == "1234567.000")
-        #expect(Transcript.monoText(-5) == "0.000")
-        #expect(Transcript.monoText(.nan) == "0.000")
-    }
-
-    @Test("wire and auth entries")
-    func entries() {
-        let wire = Transcript.line(.wire(direction: .inbound, text: #"{"event":"bird:ping","data":{}}"#), at: t0, monoMs: 5)
-        #expect(wire == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":5.000,"type":"wire","direction":"in","text":"{\"event\":\"bird:ping\",\"data\":{}}"}"#)
-        let out = Transcript.line(.wire(direction: .outbound, text: "x"), at: t0, monoMs: 1)
-        #expect(out.contains(#""direction":"out""#))
-        let auth = Transcript.line(.auth(AuthRecord(kind: .channel, endpoint: "http://h/auth", channel: "private-x", status: 200, ms: 4)),
-                                   at: t0, monoMs: 7.25)
-        #expect(auth == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":7.250,"type":"auth","kind":"channel","endpoint":"http://h/auth","channel":"private-x","status":200,"ms":4}"#)
-        let failed = Transcript.line(.auth(AuthRecord(kind: .signin, endpoint: "https://h/member", error: "timed out", ms: 5000)),
-                                     at: t0, monoMs: 9)
-        #expect(failed.hasSuffix(#""type":"auth","kind":"signin","endpoint":"https://h/member","error":"timed out","ms":5000}"#))
-        let client = Transcript.line(.client(.subscribed(channel: "c")), at: t0, monoMs: 3)
-        #expect(client == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":3.000,"type":"subscribed","channel":"c"}"#)
-    }
-
-    @Test("secrets: a full signature left in wire text is scrubbed; the library's redaction is kept")
-    func wireSecrets() {
-        let hex = String(repeating: "0123456789abcdef", count: 4)
-        let leaked = Transcript.line(.wire(direction: .outbound, text: #"{"auth":"k:\#(hex)"}"#), at: t0, monoMs: 0)
-        #expect(!leaked.contains(hex))
-        let redacted = Transcript.line(.wire(direction: .outbound, text: #"{"auth":"k:<redacted>"}"#), at: t0, monoMs: 0)
-        #expect(redacted.contains(#"k:<redacted>"#))
-        let err = Transcript.line(.auth(AuthRecord(kind: .channel, endpoint: "e", error: #"got {"auth":"k:\#(hex)"}"#, ms: 1)),
-                                  at: t0, monoMs: 0)
-        #expect(!err.contains(hex))
-    }
-
-    @Test("auth requests: kind by endpoint, channel from a JSON or form body, no query string or user info")
-    func authDescribe() {
-        let channelURL = URL(string: "http://127.0.0.1:9/auth?member=inspector&token=SECRET")!
-        let signinURL = URL(string: "http://127.0.0.1:9/auth/member?member=inspector")!
-        let json = Array(#"{"connection_id":"1.2","channel_name":"private-demo"}"#.utf8)
-        let a = AuthRecord.describe(url: channelURL, body: json, channelEndpoint: channelURL, signinEndpoint: signinURL)
-        #expect(a.kind == .channel && a.channel == "private-demo" && a.endpoint == "http://127.0.0.1:9/auth")
-        let form = Array("socket_id=1.2&channel_name=presence-a%2Bb+c".utf8)
-        let b = AuthRecord.describe(url: channelURL, body: form, channelEndpoint: channelURL, signinEndpoint: signinURL)
-        #expect(b.channel == "presence-a+b c")
-        let c = AuthRecord.describe(url: signinURL, body: Array(#"{"connection_id":"1.2"}"#.utf8), channelEndpoint: channelURL,
-                                    signinEndpoint: signinURL)
-        #expect(c.kind == .signin && c.channel == nil && c.endpoint == "http://127.0.0.1:9/auth/member")
-        // The same URL for both: the body decides.
-        let d = AuthRecord.describe(url: channelURL, body: Array("socket_id=1.2".utf8), channelEndpoint: channelURL, signinEndpoint: channelURL)
-        #expect(d.kind == .signin)
-        #expect(Transcript.endpointText(URL(string: "https://user:pw@h.example:8443/a/b?x=1#f")!) == "https://h.example:8443/a/b")
-    }
-
-    @Test("restamp changes ts and nothing else")
-    func restamp() {
-        let line = #"{"ts":"2020-01-01T00:00:00.000Z","mono_ms":1.500,"type":"event","channel":"c","data":{"ts":"keep","b":[1, 2]}}"#
-        let t = Date(timeIntervalSince1970: 1_800_000_000.25)
-        let out = TranscriptReader.restamp(line, ts: t)
-        #expect(out == #"{"ts":"2027-01-15T08:00:00.250Z","mono_ms":1.500,"type":"event","channel":"c","data":{"ts":"keep","b":[1, 2]}}"#)
-        // ts elsewhere in the line, or missing.
-        #expect(TranscriptReader.restamp(#"{"type":"x", "ts" : "old","mono_ms":0}"#, ts: t)
-                == #"{"type":"x", "ts" : "2027-01-15T08:00:00.250Z","mono_ms":0}"#)
-        #expect(TranscriptReader.restamp(#"{"type":"x"}"#, ts: t) == #"{"ts":"2027-01-15T08:00:00.250Z","type":"x"}"#)
-        #expect(TranscriptReader.restamp("{}", ts: t) == #"{"ts":"2027-01-15T08:00:00.250Z"}"#)
-    }
-
-    @Test("ISO timestamps read back to the same text")
-    func iso() {
-        for seconds in [0.0, 1_700_000_000.789, 1_700_000_000.001, 951_782_400.5, 4_102_444_799.999] {
-            let text = TimeText.iso(Date(timeIntervalSince1970: seconds))
-            #expect(TimeText.parseISO(text).map(TimeText.iso) == text, "\(text)")
-        }
-        #expect(TimeText.parseISO("2024-02-29T12:00:00Z").map(TimeText.iso) == "2024-02-29T12:00:00.000Z")
-        #expect(TimeText.parseISO("2024-02-29T12:00:00.1Z").map(TimeText.iso) == "2024-02-29T12:00:00.100Z")
-        for bad in ["", "yesterday", "2024-13-01T00:00:00.000Z", "2024-01-01 00:00:00.000Z", "2024-01-01T00:00:00.000"] {
-            #expect(TimeText.parseISO(bad) == nil, "\(bad)")
-        }
+@Suite("Recordings: the inspector's entries")
+struct RecordedEntryTests {
+    @Test("an E line starts like every recording line (BirdRecording's head); wire and auth go through its writer")
+    func lines() {
+        #expect(RecordedEntry.client(.subscribed(channel: "c")).line(at: t0, monoMs: 3)
+            == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":3.000,"type":"subscribed","channel":"c"}"#)
+        #expect(JSONLines.line(.subscribed(channel: "c"), at: t0)
+            == #"{"ts":"2023-11-14T22:13:20.000Z","type":"subscribed","channel":"c"}"#)
+        #expect(RecordedEntry.wire(direction: .inbound, text: "x").line(at: t0, monoMs: 5)
+            == RecordingWriter.wire(direction: .inbound, text: "x", at: t0, monoMs: 5))
+        let auth = AuthRecord(kind: .channel, endpoint: "http://h/auth", status: 200, ms: 4)
+        #expect(RecordedEntry.auth(auth).line(at: t0, monoMs: 7) == RecordingWriter.auth(auth, at: t0, monoMs: 7))
     }
 }

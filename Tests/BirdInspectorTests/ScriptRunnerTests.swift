@@ -1,6 +1,7 @@
 // The --jsonl stdin script as a value (ScriptRunner): commands run in order, each when what it
 // needs exists; waits; deadlines on explicit times; the exit code.
 
+import BirdWire
 import Foundation
 import Testing
 

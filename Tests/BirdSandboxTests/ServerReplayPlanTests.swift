@@ -4,10 +4,10 @@ import Testing
 @testable import BirdSandbox
 
 /// Cutting hand-written transcripts into segments and steps (docs/RECORDING.md).
-struct ReplayPlanTests {
+struct ServerReplayPlanTests {
     @Test("a server close: handshake, subscribe, answer, then the close code and reason")
     func serverClose() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting", cause: "client started")
         t.inbound(20, t.handshake("111.222"))
         t.state(21, "connecting", "connected", cause: "handshake received")
@@ -16,7 +16,7 @@ struct ReplayPlanTests {
         t.raw(#"{"ts":"x","mono_ms":32,"type":"subscribed","channel":"public-demo"}"#)
         t.inbound(40, t.succeeded("public-demo"))
         t.state(
-            1000, "connected", "connecting", cause: TranscriptBuilder.serverClosed(4200, "edge restarting"), code: 4200)
+            1000, "connected", "connecting", cause: RecordingBuilder.serverClosed(4200, "edge restarting"), code: 4200)
         t.inbound(1050, t.handshake("333.444"))
         t.state(1051, "connecting", "connected", cause: "handshake received")
         let plan = try t.plan(grace: 10)
@@ -30,7 +30,7 @@ struct ReplayPlanTests {
         #expect(
             first.steps == [
                 .send(text: t.handshake("111.222"), after: 0.02),
-                .expect(ReplayExpectation(event: "bird:subscribe", channel: "public-demo"), timeout: 10.01),
+                .expect(ServerReplayExpectation(event: "bird:subscribe", channel: "public-demo"), timeout: 10.01),
                 .send(text: t.succeeded("public-demo"), after: 0.01),
             ])
         #expect(first.end == .close(code: 4200, reason: "edge restarting"))
@@ -46,7 +46,7 @@ struct ReplayPlanTests {
 
     @Test("a network error drops the TCP connection at its recorded time")
     func networkError() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.inbound(10, t.handshake("1.1"))
         t.state(11, "connecting", "connected")
@@ -66,7 +66,7 @@ struct ReplayPlanTests {
 
     @Test("a pong timeout goes silent after the last thing the server sent (a pong included)")
     func pongTimeout() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.inbound(10, t.handshake("1.1", activityTimeout: 5))
         t.state(11, "connecting", "connected")
@@ -92,7 +92,7 @@ struct ReplayPlanTests {
             ("client closed: 1002 protocol error (bad frame)", 1002),
             ("handshake without connection id", nil), ("signed out", nil),
         ] as [(String, Int?)] {
-            var t = TranscriptBuilder()
+            var t = RecordingBuilder()
             t.state(0, "initialized", "connecting")
             t.inbound(10, t.handshake("1.1"))
             t.state(11, "connecting", "connected")
@@ -104,12 +104,12 @@ struct ReplayPlanTests {
 
     @Test("a refused connection (no wire entries, network error) is dropped right after the accept")
     func refusedConnect() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.state(5, "connecting", "unavailable", cause: "network error: connection refused")
         t.state(300, "unavailable", "connecting", cause: "retry due")
         t.state(
-            320, "connecting", "unavailable", cause: TranscriptBuilder.serverClosed(4100, "over capacity"), code: 4100)
+            320, "connecting", "unavailable", cause: RecordingBuilder.serverClosed(4100, "over capacity"), code: 4100)
         t.state(900, "unavailable", "connecting", cause: "retry due")
         t.inbound(910, t.handshake("3.3"))
         t.state(911, "connecting", "connected")
@@ -128,7 +128,7 @@ struct ReplayPlanTests {
 
     @Test("a server ping is replayed; the client's pings and pongs and the server's pongs are not steps")
     func pingHandling() throws {
-        var t = TranscriptBuilder(dialect: .pusher)
+        var t = RecordingBuilder(dialect: .pusher)
         t.state(0, "initialized", "connecting")
         t.inbound(10, t.handshake("1.1"))
         t.state(11, "connecting", "connected")
@@ -144,15 +144,15 @@ struct ReplayPlanTests {
                 .send(text: t.handshake("1.1"), after: 0.01),
                 .send(text: #"{"event":"pusher:ping","data":{}}"#, after: 2.99),
             ])
-        #expect(ReplayPing.kind(ofEvent: "pusher:ping") == .ping(prefix: "pusher:"))
-        #expect(ReplayPing.kind(ofEvent: "bird:ping") == .ping(prefix: "bird:"))
-        #expect(ReplayPing.kind(ofEvent: "bird:pong") == .pong)
-        #expect(ReplayPing.kind(ofEvent: "client-ping") == nil)
+        #expect(ServerReplayPing.kind(ofEvent: "pusher:ping") == .ping(prefix: "pusher:"))
+        #expect(ServerReplayPing.kind(ofEvent: "bird:ping") == .ping(prefix: "bird:"))
+        #expect(ServerReplayPing.kind(ofEvent: "bird:pong") == .pong)
+        #expect(ServerReplayPing.kind(ofEvent: "client-ping") == nil)
     }
 
     @Test("expectations keep their recorded order; the channel comes from the envelope or data.channel")
     func expectations() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.inbound(10, t.handshake("1.1"))
         t.outbound(20, t.subscribe("private-a"))
@@ -161,25 +161,25 @@ struct ReplayPlanTests {
         t.outbound(35, #"{"event":"bird:signin","data":{"auth":"sandbox-key:<redacted>","member_data":"{}"}}"#)
         t.outbound(36, "{not json")
         let plan = try t.plan(grace: 1)
-        let expected = plan.segments[0].steps.compactMap { step -> ReplayExpectation? in
+        let expected = plan.segments[0].steps.compactMap { step -> ServerReplayExpectation? in
             if case .expect(let e, _) = step { return e }
             return nil
         }
         #expect(
             expected == [
-                ReplayExpectation(event: "bird:subscribe", channel: "private-a"),
-                ReplayExpectation(event: "bird:subscribe", channel: "presence-b"),
-                ReplayExpectation(event: "client-typing", channel: "private-a"),
-                ReplayExpectation(event: "bird:signin"),
+                ServerReplayExpectation(event: "bird:subscribe", channel: "private-a"),
+                ServerReplayExpectation(event: "bird:subscribe", channel: "presence-b"),
+                ServerReplayExpectation(event: "client-typing", channel: "private-a"),
+                ServerReplayExpectation(event: "bird:signin"),
             ])
         #expect(plan.warnings.contains { $0.contains("not protocol JSON") })
-        #expect(ReplayExpectation(event: "bird:signin").description == "bird:signin")
-        #expect(ReplayExpectation(event: "e", channel: "c").description == "e on c")
+        #expect(ServerReplayExpectation(event: "bird:signin").description == "bird:signin")
+        #expect(ServerReplayExpectation(event: "e", channel: "c").description == "e on c")
     }
 
     @Test("a binary message recorded by size becomes a binary send")
     func binary() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.inbound(10, t.handshake("1.1"))
         t.inbound(20, "<binary message, 3 bytes>")
@@ -189,11 +189,11 @@ struct ReplayPlanTests {
 
     @Test("stray wire entries and a trailing attempt with nothing recorded are skipped with notes")
     func strayAndTrailing() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(2, "initialized", "connecting")
         t.inbound(10, t.handshake("1.1"))
         t.state(11, "connecting", "connected")
-        t.state(500, "connected", "unavailable", cause: TranscriptBuilder.serverClosed(4100), code: 4100)
+        t.state(500, "connected", "unavailable", cause: RecordingBuilder.serverClosed(4100), code: 4100)
         t.inbound(501, t.succeeded("late"))
         t.state(900, "unavailable", "connecting", cause: "retry due")
         let plan = try t.plan()
@@ -206,7 +206,7 @@ struct ReplayPlanTests {
     @Test("wire entries before the first connecting line belong to the first connection")
     func leadingWireEntries() throws {
         // An observer registered after the client started may see the handshake first.
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.inbound(5, t.handshake("1.1"))
         t.state(6, "initialized", "connecting", cause: "client started")
         t.state(7, "connecting", "connected", cause: "handshake received")
@@ -217,21 +217,21 @@ struct ReplayPlanTests {
         #expect(
             plan.segments[0].steps == [
                 .send(text: t.handshake("1.1"), after: 0),
-                .expect(ReplayExpectation(event: "bird:subscribe", channel: "a"), timeout: 1.015),
+                .expect(ServerReplayExpectation(event: "bird:subscribe", channel: "a"), timeout: 1.015),
             ])
         #expect(plan.segments[0].connectionId == "1.1")
     }
 
     @Test("close causes: reasons with parentheses, the client library's wording, no cause, unsendable codes")
     func causes() {
-        func end(_ cause: String?, _ code: Int?) -> ReplayEnd {
-            ReplayPlan.end(for: .init(mono: 0, previous: "connected", current: "failed", cause: cause, closeCode: code))
+        func end(_ cause: String?, _ code: Int?) -> ServerReplayEnd {
+            ServerReplayPlan.end(for: .init(mono: 0, previous: "connected", current: "failed", cause: cause, closeCode: code))
         }
         #expect(
-            end(TranscriptBuilder.serverClosed(4100, "busy (try later)"), 4100)
+            end(RecordingBuilder.serverClosed(4100, "busy (try later)"), 4100)
                 == .close(code: 4100, reason: "busy (try later)"))
         #expect(
-            end(TranscriptBuilder.serverClosed(4009, "terminated by the app"), nil)
+            end(RecordingBuilder.serverClosed(4009, "terminated by the app"), nil)
                 == .close(code: 4009, reason: "terminated by the app"), "the code read from the text")
         #expect(
             end("closed by server: 4009 terminated by the app", 4009)
@@ -245,12 +245,12 @@ struct ReplayPlanTests {
         #expect(end("server closed: 4200 other words", 4200) == .close(code: 4200, reason: ""))
         #expect(end(nil, 4100) == .close(code: 4100, reason: ""))
         #expect(end(nil, nil) == .awaitClientClose)
-        #expect(end(TranscriptBuilder.serverClosed(1005), 1005) == .close(code: 1000, reason: ""))
-        #expect(end(TranscriptBuilder.serverClosed(1006), 1006) == .drop)
+        #expect(end(RecordingBuilder.serverClosed(1005), 1005) == .close(code: 1000, reason: ""))
+        #expect(end(RecordingBuilder.serverClosed(1006), 1006) == .drop)
         #expect(end("pong timeout (4201)", 4201) == .silence)
-        var withReason = ReplayTranscript.State(
+        var withReason = ServerReplaySource.State(
             mono: 0, previous: "connected", current: "failed", cause: "server closed: 4009 x")
         withReason.closeReason = "from the key"
-        #expect(ReplayPlan.end(for: withReason) == .close(code: 4009, reason: "from the key"))
+        #expect(ServerReplayPlan.end(for: withReason) == .close(code: 4009, reason: "from the key"))
     }
 }

@@ -5,30 +5,30 @@ import Testing
 
 /// The player on in-memory links and a virtual clock: what each connection is sent, when, and
 /// how it ends.
-struct ReplayPlayerTests {
+struct ServerReplayerTests {
     private struct Rig {
         let scheduler = VirtualScheduler()
         let log = ReplayLogLines()
-        let player: ReplayPlayer
+        let player: ServerReplayer
 
-        init(_ plan: ReplayPlan) {
+        init(_ plan: ServerReplayPlan) {
             let log = self.log
-            player = ReplayPlayer(plan: plan, scheduler: scheduler) { log.append($0) }
+            player = ServerReplayer(plan: plan, scheduler: scheduler) { log.append($0) }
         }
 
         func accept(_ link: FakeLink) -> Int? { player.accept(link: link, remote: "127.0.0.1:5000") }
     }
 
     /// Two connections: handshake, subscribe, answer, close 4200; then a handshake and stay open.
-    private func restartTranscript() -> TranscriptBuilder {
-        var t = TranscriptBuilder()
+    private func restartTranscript() -> RecordingBuilder {
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting", cause: "client started")
         t.inbound(20, t.handshake("111.222"))
         t.state(21, "connecting", "connected", cause: "handshake received")
         t.outbound(30, t.subscribe("public-demo"))
         t.inbound(40, t.succeeded("public-demo"))
         t.state(
-            1000, "connected", "connecting", cause: TranscriptBuilder.serverClosed(4200, "edge restarting"), code: 4200)
+            1000, "connected", "connecting", cause: RecordingBuilder.serverClosed(4200, "edge restarting"), code: 4200)
         t.inbound(1050, t.handshake("333.444"))
         t.state(1051, "connecting", "connected", cause: "handshake received")
         return t
@@ -83,7 +83,7 @@ struct ReplayPlayerTests {
 
     @Test("pings are answered in their dialect, until a pong-timeout segment goes silent")
     func pingsAndSilence() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.inbound(0, t.handshake("1.1", activityTimeout: 5))
         t.state(1, "connecting", "connected")
@@ -120,7 +120,7 @@ struct ReplayPlayerTests {
 
     @Test("a silent last connection is let go when the client moves on to the edge")
     func silentLastSegment() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.inbound(0, t.handshake("1.1"))
         t.state(1, "connecting", "connected")
@@ -136,7 +136,7 @@ struct ReplayPlayerTests {
 
     @Test("client messages are matched in any order")
     func outOfOrder() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.inbound(0, t.handshake("1.1"))
         t.state(1, "connecting", "connected")
@@ -159,13 +159,13 @@ struct ReplayPlayerTests {
 
     @Test("an expectation that never comes times out, is logged, and the replay goes on")
     func expectTimeout() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.inbound(0, t.handshake("1.1"))
         t.outbound(1000, t.subscribe("private-x"))
         t.inbound(1010, t.succeeded("private-x"))
         t.state(
-            2000, "connected", "failed", cause: TranscriptBuilder.serverClosed(4009, "terminated by the app"),
+            2000, "connected", "failed", cause: RecordingBuilder.serverClosed(4009, "terminated by the app"),
             code: 4009)
         let rig = Rig(try t.plan(grace: 2))
         let link = FakeLink()
@@ -183,7 +183,7 @@ struct ReplayPlayerTests {
 
     @Test("refused segments are dropped at once; drops and client-side ends as recorded")
     func refusedDropAndClientEnds() throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting")
         t.state(3, "connecting", "unavailable", cause: "network error: connection refused")
         t.state(200, "unavailable", "connecting")

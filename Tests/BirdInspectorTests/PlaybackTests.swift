@@ -1,22 +1,23 @@
 // `--replay FILE` in the pure core: pacing by mono_ms and speed, the replay keys, live commands
 // refused, the end of the file, and the status on screen.
 
+import BirdRecording
 import Foundation
 import Testing
 
 @testable import BirdInspector
 
 /// A model replaying `sampleRecording()`, driven by wall-clock ticks from `w0`.
-struct ReplayHarness {
+struct PlaybackHarness {
     static let w0 = Date(timeIntervalSince1970: 1_800_000_000)
     var model: Model
     var commands: [Command] = []
 
     init(speed: Double = 1, size: Size = Size(width: 80, height: 24), text: String = sampleRecording()) throws {
-        model = Model(replaying: try TranscriptReader.read(text), file: "rec.jsonl", speed: speed, size: size)
+        model = Model(replaying: try PlaybackRecording(text: text), file: "rec.jsonl", speed: speed, size: size)
     }
 
-    var replay: ReplayState { model.replay! }
+    var playback: PlaybackState { model.playback! }
 
     /// A tick `seconds` of wall time after w0.
     mutating func tick(_ seconds: Double) {
@@ -34,41 +35,41 @@ struct ReplayHarness {
     func render() -> Grid { Inspector.view(model, size: model.size) }
 }
 
-@Suite("Replay")
-struct ReplayTests {
+@Suite("Playback of a recording (--replay)")
+struct PlaybackTests {
     @Test("entries play at their recorded offsets and drive the same panes")
     func pace() throws {
-        var h = try ReplayHarness()
+        var h = try PlaybackHarness()
         h.tick(0)
-        #expect(h.replay.position == 0 && h.model.connection.state == .initialized)
+        #expect(h.playback.position == 0 && h.model.connection.state == .initialized)
         h.tick(0.015)
-        #expect(h.replay.position == 1 && h.model.connection.state == .connecting)
+        #expect(h.playback.position == 1 && h.model.connection.state == .connecting)
         h.tick(0.999)
-        #expect(h.replay.position == 5)
+        #expect(h.playback.position == 5)
         h.tick(1.0)
-        #expect(h.replay.position == 6)
+        #expect(h.playback.position == 6)
         #expect(h.model.connection.state == .connected && h.model.connection.connectionId == "1.2")
         #expect(h.model.channels.first?.status == .subscribed && h.model.channels.first?.events == 1)
         // Panes show recorded times: the log entry is stamped with the line's ts.
-        #expect(h.model.log.entry(seq: h.model.log.lastSeq).map { TimeText.iso($0.time) } == "2023-11-14T22:13:21.000Z")
+        #expect(h.model.log.entry(seq: h.model.log.lastSeq).map { RecordingTime.iso($0.time) } == "2023-11-14T22:13:21.000Z")
         #expect(h.commands.isEmpty)
     }
 
     @Test("speed divides the waits; --speed 0 plays everything at once")
     func speed() throws {
-        var h = try ReplayHarness(speed: 4)
+        var h = try PlaybackHarness(speed: 4)
         h.tick(0)
         h.tick(0.25)
-        #expect(h.replay.position == 6)
-        var fast = try ReplayHarness(speed: 0)
+        #expect(h.playback.position == 6)
+        var fast = try PlaybackHarness(speed: 0)
         fast.tick(0)
-        #expect(fast.replay.finished && fast.replay.position == 10)
-        #expect(fast.replay.statusText == "replay rec.jsonl · entry 10/10 · ×max · replay finished")
+        #expect(fast.playback.finished && fast.playback.position == 10)
+        #expect(fast.playback.statusText == "replay rec.jsonl · entry 10/10 · ×max · replay finished")
     }
 
     @Test("playback time drives countdowns: a recorded 4 s retry counts down at the replay's speed")
     func countdown() throws {
-        var h = try ReplayHarness(speed: 2)
+        var h = try PlaybackHarness(speed: 2)
         h.tick(0)
         h.tick(1.501)  // 3002 ms recorded: the drop and the retry have played
         #expect(h.model.connection.state == .unavailable)
@@ -80,50 +81,50 @@ struct ReplayTests {
 
     @Test("Space pauses and resumes; . steps one entry while paused; > plays to the next state change")
     func keys() throws {
-        var h = try ReplayHarness()
+        var h = try PlaybackHarness()
         h.tick(0)
         h.tick(0.015)
-        #expect(h.replay.position == 1)
+        #expect(h.playback.position == 1)
         h.press(.char("."))
-        #expect(h.replay.position == 1 && h.model.flash?.isError == true && h.model.flash?.text.contains("only while paused") == true)
+        #expect(h.playback.position == 1 && h.model.flash?.isError == true && h.model.flash?.text.contains("only while paused") == true)
         h.press(.char(" "))
-        #expect(h.replay.paused && h.replay.statusText.hasSuffix("· paused"))
+        #expect(h.playback.paused && h.playback.statusText.hasSuffix("· paused"))
         h.tick(5)
-        #expect(h.replay.position == 1, "paused: nothing plays")
+        #expect(h.playback.position == 1, "paused: nothing plays")
         h.press(.char("."))
-        #expect(h.replay.position == 2 && h.model.flash?.text == "entry 2/10: wire in pusher:connection_established")
+        #expect(h.playback.position == 2 && h.model.flash?.text == "entry 2/10: wire in pusher:connection_established")
         h.press(.char(">"))
-        #expect(h.replay.position == 3 && h.model.connection.state == .connected)
+        #expect(h.playback.position == 3 && h.model.connection.state == .connected)
         h.press(.char(">"))
-        #expect(h.replay.position == 8 && h.model.connection.state == .unavailable)
+        #expect(h.playback.position == 8 && h.model.connection.state == .unavailable)
         #expect(h.model.channels.first?.events == 2)
         h.press(.char(" "))
-        #expect(!h.replay.paused)
+        #expect(!h.playback.paused)
         // Resuming goes on from where playback stood (3000 ms), not from the wall clock.
         h.tick(5.0004)
-        #expect(h.replay.position == 8)
+        #expect(h.playback.position == 8)
         h.tick(5.001)
-        #expect(h.replay.position == 9)
+        #expect(h.playback.position == 9)
     }
 
     @Test("+ and - step through the speeds and stop at the ends")
     func speeds() throws {
-        var h = try ReplayHarness(speed: 3)
+        var h = try PlaybackHarness(speed: 3)
         h.press(.char("+"))
-        #expect(h.replay.speed == 4)
+        #expect(h.playback.speed == 4)
         h.press(.char("-"))
         h.press(.char("-"))
-        #expect(h.replay.speed == 1)
+        #expect(h.playback.speed == 1)
         for _ in 0..<10 { h.press(.char("=")) }
-        #expect(h.replay.speed == 64 && h.model.flash?.text.contains("fastest") == true)
+        #expect(h.playback.speed == 64 && h.model.flash?.text.contains("fastest") == true)
         for _ in 0..<12 { h.press(.char("-")) }
-        #expect(h.replay.speed == 0.25 && h.model.flash?.text.contains("slowest") == true)
-        #expect(h.replay.speedText == "×0.25")
+        #expect(h.playback.speed == 0.25 && h.model.flash?.text.contains("slowest") == true)
+        #expect(h.playback.speedText == "×0.25")
     }
 
     @Test("commands that would talk to an edge say \"replaying a recording\" and do nothing")
     func liveRefused() throws {
-        var h = try ReplayHarness()
+        var h = try PlaybackHarness()
         h.tick(0)
         h.tick(0.06)
         for key in ["s", "u", "t", "i", "o", "d", "c", "x", "k"] {
@@ -147,10 +148,10 @@ struct ReplayTests {
 
     @Test("at the end the model stays, says replay finished, and the playback keys explain why they do nothing")
     func finished() throws {
-        var h = try ReplayHarness()
+        var h = try PlaybackHarness()
         h.tick(0)
         h.tick(8)
-        #expect(h.replay.finished && h.model.flash?.text.contains("replay finished") == true)
+        #expect(h.playback.finished && h.model.flash?.text.contains("replay finished") == true)
         h.tick(9)
         h.press(.char(" "))
         #expect(h.model.flash?.text.contains("replay finished") == true && h.model.flash?.isError == true)
@@ -161,7 +162,7 @@ struct ReplayTests {
 
     @Test("the replay status and keys on screen", arguments: screenSizes)
     func rendering(size: Size) throws {
-        var h = try ReplayHarness(size: size)
+        var h = try PlaybackHarness(size: size)
         h.tick(0)
         h.tick(1.0)
         h.press(.char(" "))
@@ -185,9 +186,9 @@ struct ReplayTests {
 
     @Test("skipped lines are counted in the status and the first is named in the footer")
     func problemsShown() throws {
-        var h = try ReplayHarness(text: sampleRecording(extra: ["garbage", "more garbage"]))
+        var h = try PlaybackHarness(text: sampleRecording(extra: ["garbage", "more garbage"]))
         h.tick(0)
-        #expect(h.replay.statusText.hasSuffix("· 2 bad lines skipped"))
+        #expect(h.playback.statusText.hasSuffix("· 2 bad lines skipped"))
         #expect(h.model.flash?.text == "skipped line 12: not JSON (and 1 more)")
         h.tick(11)
         #expect(h.model.flash?.text != "skipped line 12: not JSON (and 1 more)")
@@ -206,7 +207,7 @@ struct ReplayTests {
         let before = live.model.log.count
         live.press(.char(" "))
         live.press(.char(">"))
-        #expect(live.commands.isEmpty && live.model.log.count == before && live.model.replay == nil)
+        #expect(live.commands.isEmpty && live.model.log.count == before && live.model.playback == nil)
         #expect(KeyBindings.markdown.contains("### Replay (--replay FILE, on the main screen)"))
     }
 }

@@ -1,13 +1,13 @@
 import BirdWire
 
-/// Plays a ``ReplayPlan`` on the connections it is given: the k-th accepted connection is driven
+/// Plays a ``ServerReplayPlan`` on the connections it is given: the k-th accepted connection is driven
 /// by segment k instead of the protocol edge; connections beyond the last segment are declined
 /// (the sandbox's edge serves them).
 ///
 /// Not thread-safe: it lives on the sandbox's serial queue, and `scheduler` must run its work on
 /// that queue (tests inject a virtual scheduler and in-memory links). Each step logs one line.
-final class ReplayPlayer: @unchecked Sendable {
-    let plan: ReplayPlan
+final class ServerReplayer: @unchecked Sendable {
+    let plan: ServerReplayPlan
     private let scheduler: any ScenarioScheduler
     private let log: (String) -> Void
     private var accepted = 0
@@ -33,23 +33,23 @@ final class ReplayPlayer: @unchecked Sendable {
     }
 
     private final class Session {
-        let segment: ReplaySegment
+        let segment: ServerReplaySegment
         let link: any EdgeLink
         var index = 0
         var phase = Phase.playing
         /// Client messages that arrived before the step expecting them.
-        var early: [ReplayExpectation: Int] = [:]
-        var waiting: ReplayExpectation?
+        var early: [ServerReplayExpectation: Int] = [:]
+        var waiting: ServerReplayExpectation?
         /// Bumped whenever a pending timer must no longer fire.
         var generation = 0
 
-        init(segment: ReplaySegment, link: any EdgeLink) {
+        init(segment: ServerReplaySegment, link: any EdgeLink) {
             self.segment = segment
             self.link = link
         }
     }
 
-    init(plan: ReplayPlan, scheduler: any ScenarioScheduler, log: @escaping (String) -> Void) {
+    init(plan: ServerReplayPlan, scheduler: any ScenarioScheduler, log: @escaping (String) -> Void) {
         self.plan = plan
         self.scheduler = scheduler
         self.log = log
@@ -103,11 +103,11 @@ final class ReplayPlayer: @unchecked Sendable {
     /// A text message arrived on the connection playing segment `number`.
     func received(text: String, segment number: Int) {
         guard let session = sessions[number], session.phase != .silent, session.phase != .closing else { return }
-        guard let key = ReplayExpectation(message: text) else {
+        guard let key = ServerReplayExpectation(message: text) else {
             log("\(prefix(number)): the client sent a message that is not protocol JSON; ignored")
             return
         }
-        if let kind = ReplayPing.kind(ofEvent: key.event) {
+        if let kind = ServerReplayPing.kind(ofEvent: key.event) {
             if case .ping(let eventPrefix) = kind {
                 session.link.send(text: WireMessage(event: eventPrefix + "pong", data: .json("{}")).encode())
                 log("\(prefix(number)): answered \(key.event) with \(eventPrefix)pong")
@@ -211,7 +211,7 @@ final class ReplayPlayer: @unchecked Sendable {
         switch session.segment.steps[session.index] {
         case .send(let text, _):
             session.link.send(text: text)
-            let key = ReplayExpectation(message: text)
+            let key = ServerReplayExpectation(message: text)
             var line = "sent \(key?.description ?? "a text that is not protocol JSON (as recorded)")"
             if let id = session.segment.connectionId, key?.event.hasSuffix(":connection_established") == true {
                 line += " (connection id \(id))"
@@ -293,7 +293,7 @@ final class ReplayPlayer: @unchecked Sendable {
 
     // MARK: Helpers
 
-    private func expectedLater(_ key: ReplayExpectation, in session: Session) -> Int {
+    private func expectedLater(_ key: ServerReplayExpectation, in session: Session) -> Int {
         session.segment.steps[session.index...].reduce(0) { count, step in
             if case .expect(let expected, _) = step, expected == key { return count + 1 }
             return count

@@ -1,14 +1,14 @@
 import BirdWire
 
-/// The server side of a transcript, cut into connection segments (docs/RECORDING.md, "Replay
-/// against a client"). Pure: built from a ``ReplayTranscript`` with no I/O, played by the sandbox.
+/// The server side of a recording, cut into connection segments (docs/RECORDING.md, "Replay
+/// against a client"). Pure: built from a ``ServerReplaySource`` with no I/O, played by the sandbox.
 ///
 /// A segment runs from a `state` line whose `current` is `connecting` to the next `state` line
 /// other than `connecting → connected`; that line's cause says how the segment ends. Within a
 /// segment, `wire` `in` entries become sends at their recorded offsets from the previous step and
 /// `wire` `out` entries become expectations; ping/pong entries are not steps (the player answers
 /// pings itself), except a server-sent ping, which is replayed.
-public struct ReplayPlan: Sendable, Equatable {
+public struct ServerReplayPlan: Sendable, Equatable {
     /// Seconds an expectation waits beyond its recorded gap before the replay goes on.
     public static let defaultExpectGrace: Double = 10
     /// The largest binary frame a `<binary message, N bytes>` entry may ask for (16 MiB); an
@@ -18,30 +18,30 @@ public struct ReplayPlan: Sendable, Equatable {
     /// The dialect of the recording's header (the sandbox speaks it unless `--dialect` overrides).
     public var dialect: Dialect
     /// The segments, in order: the k-th accepted connection plays `segments[k - 1]`.
-    public var segments: [ReplaySegment]
+    public var segments: [ServerReplaySegment]
     /// Things the reader and planner skipped, for the log.
     public var warnings: [String]
 
     /// A plan from its parts.
-    public init(dialect: Dialect = .bird, segments: [ReplaySegment], warnings: [String] = []) {
+    public init(dialect: Dialect = .bird, segments: [ServerReplaySegment], warnings: [String] = []) {
         self.dialect = dialect
         self.segments = segments
         self.warnings = warnings
     }
 
-    /// Plans `transcript`; an expectation waits its recorded gap plus `expectGrace` seconds
+    /// Plans `source`; an expectation waits its recorded gap plus `expectGrace` seconds
     /// (a negative or non-finite grace counts as zero, one over a day as a day).
-    public init(transcript: ReplayTranscript, expectGrace: Double = ReplayPlan.defaultExpectGrace) {
+    public init(source: ServerReplaySource, expectGrace: Double = ServerReplayPlan.defaultExpectGrace) {
         let expectGrace = expectGrace.isFinite ? min(max(0, expectGrace), 86_400) : 0
-        var segments: [ReplaySegment] = []
-        var warnings = transcript.warnings
-        var open: (start: ReplayTranscript.State, wires: [ReplayTranscript.Wire])?
+        var segments: [ServerReplaySegment] = []
+        var warnings = source.warnings
+        var open: (start: ServerReplaySource.State, wires: [ServerReplaySource.Wire])?
         var stray = 0
         // Wire entries before the first `connecting` line belong to the first connection: an
         // observer registered after the client started can see the handshake before the
         // (replayed) first state change.
-        var leading: [ReplayTranscript.Wire] = []
-        func close(with state: ReplayTranscript.State?) {
+        var leading: [ServerReplaySource.Wire] = []
+        func close(with state: ServerReplaySource.State?) {
             guard let current = open else { return }
             open = nil
             if state == nil, current.wires.isEmpty {
@@ -54,7 +54,7 @@ public struct ReplayPlan: Sendable, Equatable {
                     number: segments.count + 1, start: current.start, wires: current.wires, end: state,
                     grace: expectGrace, warnings: &warnings))
         }
-        for entry in transcript.entries {
+        for entry in source.entries {
             switch entry {
             case .wire(let wire):
                 if open != nil {
@@ -80,14 +80,14 @@ public struct ReplayPlan: Sendable, Equatable {
         close(with: nil)
         stray += leading.count
         if stray > 0 { warnings.append("\(stray) wire entr\(stray == 1 ? "y" : "ies") outside a connection skipped") }
-        self.init(dialect: transcript.header.dialect, segments: segments, warnings: warnings)
+        self.init(dialect: source.dialect, segments: segments, warnings: warnings)
     }
 
     /// Reads and plans the recording at `path`.
-    public static func load(path: String, expectGrace: Double = ReplayPlan.defaultExpectGrace)
-        throws(ReplayError) -> ReplayPlan
+    public static func load(path: String, expectGrace: Double = ServerReplayPlan.defaultExpectGrace)
+        throws(ServerReplayError) -> ServerReplayPlan
     {
-        ReplayPlan(transcript: try ReplayTranscript.load(path: path), expectGrace: expectGrace)
+        ServerReplayPlan(source: try ServerReplaySource.load(path: path), expectGrace: expectGrace)
     }
 
     /// One line for the log: how many segments of which kind.
@@ -100,16 +100,16 @@ public struct ReplayPlan: Sendable, Equatable {
     // MARK: Planning one segment
 
     private static func segment(
-        number: Int, start: ReplayTranscript.State, wires: [ReplayTranscript.Wire], end state: ReplayTranscript.State?,
+        number: Int, start: ServerReplaySource.State, wires: [ServerReplaySource.Wire], end state: ServerReplaySource.State?,
         grace: Double, warnings: inout [String]
-    ) -> ReplaySegment {
-        var steps: [ReplayStep] = []
+    ) -> ServerReplaySegment {
+        var steps: [ServerReplayStep] = []
         var connectionId: String?
         var last = start.mono  // mono of the previous step
         var lastInbound: Double?
         func gap(_ mono: Double) -> Double { max(0, (mono - last) / 1000) }
         for wire in wires {
-            let kind = ReplayPing.kind(ofText: wire.text)
+            let kind = ServerReplayPing.kind(ofText: wire.text)
             if wire.inbound {
                 lastInbound = wire.mono
                 if kind == .pong { continue }  // answers to the client's pings: the player makes its own
@@ -128,7 +128,7 @@ public struct ReplayPlan: Sendable, Equatable {
                 last = wire.mono
             } else {
                 if kind != nil { continue }  // the client's pings are answered, its pongs absorbed
-                guard let expectation = ReplayExpectation(message: wire.text) else {
+                guard let expectation = ServerReplayExpectation(message: wire.text) else {
                     warnings.append("line \(wire.line): a client message that is not protocol JSON is not expected")
                     continue
                 }
@@ -136,7 +136,7 @@ public struct ReplayPlan: Sendable, Equatable {
                 last = wire.mono
             }
         }
-        let end: ReplayEnd
+        let end: ServerReplayEnd
         var endMono = state?.mono ?? last
         if let state {
             end = Self.end(for: state)
@@ -146,7 +146,7 @@ public struct ReplayPlan: Sendable, Equatable {
         } else {
             end = .stayOpen
         }
-        return ReplaySegment(
+        return ServerReplaySegment(
             number: number, line: start.line, connectionId: connectionId, steps: steps, end: end,
             endAfter: max(0, (endMono - last) / 1000), cause: state?.cause)
     }
@@ -155,7 +155,7 @@ public struct ReplayPlan: Sendable, Equatable {
     /// as `server closed: CODE MEANING (REASON)`, `pong timeout`, `network error: …`,
     /// `client closed: …`, `socket dropped`, `disconnect() called`, …; the client library's own
     /// descriptions (`closed by server: CODE REASON`) are read too.
-    static func end(for state: ReplayTranscript.State) -> ReplayEnd {
+    static func end(for state: ServerReplaySource.State) -> ServerReplayEnd {
         let cause = state.cause ?? ""
         for prefix in ["server closed:", "closed by server:"] where cause.hasPrefix(prefix) {
             let rest = cause.dropFirst(prefix.count).drop(while: { $0 == " " })
@@ -233,17 +233,17 @@ public struct ReplayPlan: Sendable, Equatable {
 }
 
 /// Ping and pong messages of either dialect.
-enum ReplayPing: Equatable {
+enum ServerReplayPing: Equatable {
     case ping(prefix: String)
     case pong
 
     /// Whether `text` is a `bird:`/`pusher:` ping or pong.
-    static func kind(ofText text: String) -> ReplayPing? {
+    static func kind(ofText text: String) -> ServerReplayPing? {
         guard let message = try? WireMessage.decode(text) else { return nil }
         return kind(ofEvent: message.event)
     }
 
-    static func kind(ofEvent event: String) -> ReplayPing? {
+    static func kind(ofEvent event: String) -> ServerReplayPing? {
         for dialect in Dialect.allCases {
             if event == ProtocolEvent.ping.wireName(dialect) { return .ping(prefix: dialect.eventPrefix) }
             if event == ProtocolEvent.pong.wireName(dialect) { return .pong }

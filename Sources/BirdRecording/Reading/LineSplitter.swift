@@ -9,17 +9,13 @@ public enum SplitLine: Sendable, Equatable {
     case text(number: Int, String)
     /// A line that cannot be read as text: not UTF-8 (a file cut inside a character, say) or
     /// longer than the limit.
-    case unreadable(TranscriptProblem)
+    case unreadable(RecordingProblem)
 }
 
 /// Splits bytes into numbered lines (from 1, blank lines counted but not returned). Lines end at
 /// LF only (a JSON string may hold other separators); a line over `maxLineBytes` is skipped
 /// without being kept in memory.
 public struct LineSplitter: Sendable {
-    /// The longest line read by default: 32 MiB (a 4 MiB protocol message escaped in a `wire` line
-    /// fits; anything longer is skipped with a reason).
-    public static let defaultMaxLineBytes = 32 << 20
-
     /// The longest line read; longer ones become `.unreadable`.
     public let maxLineBytes: Int
     private var pending: [UInt8] = []
@@ -28,7 +24,7 @@ public struct LineSplitter: Sendable {
     public private(set) var lineCount = 0
 
     /// A splitter with a line limit.
-    public init(maxLineBytes: Int = LineSplitter.defaultMaxLineBytes) {
+    public init(maxLineBytes: Int = RecordingFormat.maxLineBytes) {
         self.maxLineBytes = max(1, maxLineBytes)
     }
 
@@ -80,14 +76,14 @@ public struct LineSplitter: Sendable {
             overlong = false
         }
         if overlong {
-            return .unreadable(TranscriptProblem(line: lineCount, reason: "longer than \(maxLineBytes) bytes"))
+            return .unreadable(RecordingProblem(line: lineCount, kind: .tooLong(maxLineBytes)))
         }
         var count = pending.count
         if count > 0 && pending[count - 1] == 0x0D { count -= 1 }
         let bytes = pending[..<count]
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .unreadable(TranscriptProblem(line: lineCount, reason: "not UTF-8 (cut inside a character?)"))
+            return .unreadable(RecordingProblem(line: lineCount, kind: .notUTF8))
         }
         return .text(number: lineCount, text)
     }

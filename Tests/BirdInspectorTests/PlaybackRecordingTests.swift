@@ -1,5 +1,7 @@
-// Reading a recording: the header check, bad lines skipped with their numbers, entries decoded.
+// Reading a recording for the TUI: BirdRecording's reader, then the E lines decoded into entries
+// (the reader's own rules are tested in BirdRecordingTests).
 
+import BirdRecording
 import Foundation
 import Testing
 
@@ -23,11 +25,11 @@ func sampleRecording(extra: [String] = []) -> String {
     ] + extra).joined(separator: "\n") + "\n"
 }
 
-@Suite("Recordings: reading")
-struct TranscriptReaderTests {
+@Suite("Recordings: read for playback")
+struct PlaybackRecordingTests {
     @Test("a good recording: header settings, every entry in order, E lines decoded")
     func good() throws {
-        let r = try TranscriptReader.read(sampleRecording())
+        let r = try PlaybackRecording(text: sampleRecording())
         #expect(r.header.dialect == "pusher" && r.header.port == 6001 && r.header.channels == ["chat"] && r.header.appKey == "k")
         #expect(r.entries.count == 10 && r.problems.isEmpty)
         #expect(r.entries.map(\.line) == Array(2...11))
@@ -35,21 +37,17 @@ struct TranscriptReaderTests {
         #expect(r.entries[1].event == nil && r.entries[1].summary == "wire in pusher:connection_established")
         #expect(r.entries[3].summary == "auth channel private-x → 200 (3 ms)")
         #expect(r.entries[7].event == .stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .dropped)))
-        #expect(r.entries[5].monoMs == 1000 && TimeText.iso(r.entries[5].time) == "2023-11-14T22:13:21.000Z")
+        #expect(r.entries[5].monoMs == 1000 && RecordingTime.iso(r.entries[5].time) == "2023-11-14T22:13:21.000Z")
     }
 
-    @Test("file-level errors", arguments: [
+    @Test("file-level errors name the inspector and the version it reads", arguments: [
         ("", "the file is empty"),
-        ("\n\n", "the file is empty"),
         ("hello\n", "not a bird-inspect recording: the first line is not a JSON object"),
-        (#"{"type":"state","mono_ms":0}"# + "\n", "the first line is a state line, not the recording header"),
-        (#"{"mono_ms":0}"# + "\n", "the first line has no type"),
-        (#"{"type":"recording","mono_ms":0}"# + "\n", "the header has no version"),
         (#"{"type":"recording","mono_ms":0,"version":2}"# + "\n", "recording version 2 is not supported (this bird-inspect reads version 1)"),
     ])
     func fileErrors(text: String, message: String) {
         do {
-            _ = try TranscriptReader.read(text)
+            _ = try PlaybackRecording(text: text)
             Issue.record("accepted: \(text)")
         } catch {
             #expect(error.description.contains(message), "\(error.description)")
@@ -69,7 +67,7 @@ struct TranscriptReaderTests {
             #"{"ts":"2023-11-14T22:13:30.000Z","mono_ms":10000,"type":"event","channel":"chat","event":"last","data":null}"#,
             #"{"ts":"2023-11-14T22:13:31.000Z","mono_ms":11000,"type":"ev"#,  // a line cut short by a crash
         ])
-        let r = try TranscriptReader.read(text)
+        let r = try PlaybackRecording(text: text)
         #expect(r.problems.map(\.description) == [
             "line 12: not JSON", "line 13: not a JSON object", "line 14: no mono_ms", "line 15: no type",
             "line 16: a state line without its required keys", "line 20: not JSON",
@@ -81,7 +79,7 @@ struct TranscriptReaderTests {
 
     @Test("a line without ts is placed at header time + mono_ms")
     func missingTs() throws {
-        let r = try TranscriptReader.read(sampleHeader + "\n" + #"{"mono_ms":1500,"type":"subscribed","channel":"c"}"#)
-        #expect(TimeText.iso(r.entries[0].time) == "2023-11-14T22:13:21.500Z")
+        let r = try PlaybackRecording(text: sampleHeader + "\n" + #"{"mono_ms":1500,"type":"subscribed","channel":"c"}"#)
+        #expect(RecordingTime.iso(r.entries[0].time) == "2023-11-14T22:13:21.500Z")
     }
 }

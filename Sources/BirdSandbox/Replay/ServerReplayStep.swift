@@ -2,7 +2,7 @@ import BirdWire
 
 /// A client message the replay waits for: its `event` and channel (the envelope's `channel`, or
 /// `data.channel` for `subscribe`/`unsubscribe`, which carry it there).
-public struct ReplayExpectation: Sendable, Hashable, CustomStringConvertible {
+public struct ServerReplayExpectation: Sendable, Hashable, CustomStringConvertible {
     /// The wire event name, e.g. `bird:subscribe` or `client-typing`.
     public var event: String
     /// The channel, when the message names one.
@@ -26,7 +26,7 @@ public struct ReplayExpectation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One step of a segment, run in order on the connection the segment drives.
-public enum ReplayStep: Sendable, Equatable {
+public enum ServerReplayStep: Sendable, Equatable {
     /// Send this text frame `after` seconds after the previous step (a recorded `wire` `in`).
     case send(text: String, after: Double)
     /// Send a binary frame of `bytes` zero bytes `after` seconds after the previous step (a
@@ -34,11 +34,11 @@ public enum ReplayStep: Sendable, Equatable {
     case sendBinary(bytes: Int, after: Double)
     /// Wait for the client to send a matching message (a recorded `wire` `out`); go on after
     /// `timeout` seconds without one and log the mismatch.
-    case expect(ReplayExpectation, timeout: Double)
+    case expect(ServerReplayExpectation, timeout: Double)
 }
 
 /// How a segment ends: the recorded cause of the state change that closed it.
-public enum ReplayEnd: Sendable, Equatable {
+public enum ServerReplayEnd: Sendable, Equatable {
     /// The server closed with this code and reason: send that close frame.
     case close(code: Int, reason: String)
     /// A network error: close the TCP connection without a close frame (the client sees 1006).
@@ -63,7 +63,7 @@ public enum ReplayEnd: Sendable, Equatable {
 }
 
 /// One recorded connection attempt and what the sandbox plays on the connection it is given.
-public struct ReplaySegment: Sendable, Equatable {
+public struct ServerReplaySegment: Sendable, Equatable {
     /// 1-based; the k-th accepted connection plays segment k.
     public var number: Int
     /// The line of the `state` entry that opened the segment.
@@ -71,9 +71,9 @@ public struct ReplaySegment: Sendable, Equatable {
     /// The connection id of the recorded handshake, when there was one (for the log).
     public var connectionId: String?
     /// The steps, in order.
-    public var steps: [ReplayStep]
+    public var steps: [ServerReplayStep]
     /// How the segment ends, after the last step.
-    public var end: ReplayEnd
+    public var end: ServerReplayEnd
     /// Seconds between the last step (or the accept) and the end.
     public var endAfter: Double
     /// The recorded cause of the end (the `state` line's `cause`), for the log.
@@ -81,7 +81,7 @@ public struct ReplaySegment: Sendable, Equatable {
 
     /// A segment.
     public init(
-        number: Int, line: Int = 0, connectionId: String? = nil, steps: [ReplayStep], end: ReplayEnd,
+        number: Int, line: Int = 0, connectionId: String? = nil, steps: [ServerReplayStep], end: ServerReplayEnd,
         endAfter: Double = 0, cause: String? = nil
     ) {
         self.number = number

@@ -1,19 +1,21 @@
 // `--replay FILE` in the TUI: the recording's entries drive the same model as a live session.
 // Pure: the driver only sends ticks (wall time) and keys; playback time is kept here.
 
+import BirdRecording
+import BirdWire
 import Foundation
 
 /// Playback of a recording (the model's `replay`). The entries are not all held: a recording is
 /// streamed, and `window` holds the next entries to play (the driver tops it up with `supply`;
-/// `Model(replaying: Recording…)` puts a whole small recording in it at once).
-public struct ReplayState: Sendable {
+/// `Model(replaying: PlaybackRecording…)` puts a whole small recording in it at once).
+public struct PlaybackState: Sendable {
     /// Speeds `+` and `-` step through (0 — "max" — is reachable only with `--speed 0`).
     public static let speeds: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
 
     /// The file name shown in the status.
     public var file: String
     /// Entries loaded and not played yet, in file order; `window[0]` is entry `windowStart`.
-    public private(set) var window: [ReplayEntry] = []
+    public private(set) var window: [PlaybackEntry] = []
     /// The index (from 0) of `window[0]` among all entries.
     public private(set) var windowStart = 0
     /// How many entries the recording has.
@@ -33,16 +35,16 @@ public struct ReplayState: Sendable {
     /// Wall time of the last tick.
     public var lastTick: Date?
     /// Lines skipped when the file was read (the first ones; `problemCount` counts them all).
-    public var problems: [TranscriptProblem]
+    public var problems: [RecordingProblem]
     /// How many lines were skipped.
     public var problemCount: Int
     /// `.` or `>` asked to play up to and including this entry; it plays as soon as it is loaded.
     public var target: Int?
     /// The last entry played (its time and offset carry playback time on).
-    public private(set) var lastPlayed: ReplayEntry?
+    public private(set) var lastPlayed: PlaybackEntry?
 
     /// Playback of a recording whose entries are supplied as it plays.
-    public init(file: String, index: RecordingIndex, speed: Double) {
+    public init(file: String, index: PlaybackIndex, speed: Double) {
         self.file = file
         total = index.total
         stateEntries = index.stateEntries
@@ -53,7 +55,7 @@ public struct ReplayState: Sendable {
     }
 
     /// Playback of a whole recording read at once.
-    public init(file: String, recording: Recording, speed: Double) {
+    public init(file: String, recording: PlaybackRecording, speed: Double) {
         self.file = file
         total = recording.entries.count
         stateEntries = recording.entries.indices.filter { recording.entries[$0].type == "state" }
@@ -85,7 +87,7 @@ public struct ReplayState: Sendable {
 
     /// Adds the next entries of the file (in order, right after the loaded ones) and forgets the
     /// played ones.
-    public mutating func supply(_ entries: [ReplayEntry]) {
+    public mutating func supply(_ entries: [PlaybackEntry]) {
         let played = min(window.count, max(0, position - windowStart))
         window.removeFirst(played)
         windowStart += played
@@ -93,13 +95,13 @@ public struct ReplayState: Sendable {
     }
 
     /// Entry `index`, when it is loaded.
-    public func entry(at index: Int) -> ReplayEntry? {
+    public func entry(at index: Int) -> PlaybackEntry? {
         let i = index - windowStart
         return window.indices.contains(i) ? window[i] : nil
     }
 
     /// Marks the next entry played.
-    mutating func advance(past entry: ReplayEntry) {
+    mutating func advance(past entry: PlaybackEntry) {
         position += 1
         clockMs = max(clockMs, entry.monoMs)
         lastPlayed = entry
@@ -144,12 +146,12 @@ public struct ReplayState: Sendable {
 
 /// What a streamed recording holds, from a first pass over the file: the header, how many
 /// entries, where the state changes are, and the lines skipped (the first 100 of them kept).
-public struct RecordingIndex: Sendable {
+public struct PlaybackIndex: Sendable {
     /// The most problems kept (all are counted).
     public static let keptProblems = 100
 
     /// The header.
-    public var header: TranscriptHeader
+    public var header: RecordingHeader
     /// The header's `ts`.
     public var startedAt: Date
     /// Playable entries.
@@ -157,24 +159,24 @@ public struct RecordingIndex: Sendable {
     /// Indices of the `state` entries.
     public private(set) var stateEntries: [Int] = []
     /// The first lines skipped.
-    public private(set) var problems: [TranscriptProblem] = []
+    public private(set) var problems: [RecordingProblem] = []
     /// How many lines were skipped.
     public private(set) var problemCount = 0
 
     /// An index of nothing yet.
-    public init(header: TranscriptHeader, startedAt: Date) {
+    public init(header: RecordingHeader, startedAt: Date) {
         self.header = header
         self.startedAt = startedAt
     }
 
     /// Counts one playable entry.
-    public mutating func add(_ entry: ReplayEntry) {
+    public mutating func add(_ entry: PlaybackEntry) {
         if entry.type == "state" { stateEntries.append(total) }
         total += 1
     }
 
     /// Counts one skipped line.
-    public mutating func add(_ problem: TranscriptProblem) {
+    public mutating func add(_ problem: RecordingProblem) {
         if problems.count < Self.keptProblems { problems.append(problem) }
         problemCount += 1
     }
@@ -182,26 +184,27 @@ public struct RecordingIndex: Sendable {
 
 extension Model {
     /// A model replaying a whole `recording` read at once: the edge settings come from the header.
-    public init(replaying recording: Recording, file: String, speed: Double, size: Size = Size(width: 80, height: 24),
+    public init(replaying recording: PlaybackRecording, file: String, speed: Double, size: Size = Size(width: 80, height: 24),
                 utcOffsetSeconds: Int = 0, logSize: Int = 10_000) {
-        self.init(replay: ReplayState(file: file, recording: recording, speed: speed), header: recording.header,
+        self.init(playback: PlaybackState(file: file, recording: recording, speed: speed), header: recording.header,
                   size: size, utcOffsetSeconds: utcOffsetSeconds, logSize: logSize)
     }
 
     /// A model replaying a streamed recording (`--replay FILE`); the driver supplies the entries.
-    public init(replaying index: RecordingIndex, file: String, speed: Double, size: Size = Size(width: 80, height: 24),
+    public init(replaying index: PlaybackIndex, file: String, speed: Double, size: Size = Size(width: 80, height: 24),
                 utcOffsetSeconds: Int = 0, logSize: Int = 10_000) {
-        self.init(replay: ReplayState(file: file, index: index, speed: speed), header: index.header,
+        self.init(playback: PlaybackState(file: file, index: index, speed: speed), header: index.header,
                   size: size, utcOffsetSeconds: utcOffsetSeconds, logSize: logSize)
     }
 
-    private init(replay: ReplayState, header h: TranscriptHeader, size: Size, utcOffsetSeconds: Int, logSize: Int) {
-        let config = InspectorConfig(host: h.host, port: h.port, tls: h.tls, dialect: h.dialect, logSize: logSize,
-                                     utcOffsetSeconds: utcOffsetSeconds, edgeNote: "recorded by \(h.tool)")
-        self.init(config: config, now: replay.startedAt, size: size)
-        self.replay = replay
-        if let first = replay.problems.first {
-            let more = replay.problemCount > 1 ? " (and \(replay.problemCount - 1) more)" : ""
+    private init(playback: PlaybackState, header h: RecordingHeader, size: Size, utcOffsetSeconds: Int, logSize: Int) {
+        let config = InspectorConfig(host: h.host ?? "unknown", port: h.port ?? 0, tls: h.tls ?? false,
+                                     dialect: h.dialect ?? "bird", logSize: logSize, utcOffsetSeconds: utcOffsetSeconds,
+                                     edgeNote: "recorded by \(h.tool ?? "unknown")")
+        self.init(config: config, now: playback.startedAt, size: size)
+        self.playback = playback
+        if let first = playback.problems.first {
+            let more = playback.problemCount > 1 ? " (and \(playback.problemCount - 1) more)" : ""
             flash = Flash(text: "skipped \(first)\(more)", isError: true, until: .distantFuture)
         }
     }
@@ -210,85 +213,85 @@ extension Model {
 extension Inspector {
     /// A tick while replaying: plays the entries that are due at the speed in force (and any a
     /// `.` or `>` asked for that were not loaded yet).
-    static func replayTick(_ now: Date, _ model: inout Model) {
-        guard var r = model.replay else { return }
+    static func playbackTick(_ now: Date, _ model: inout Model) {
+        guard var r = model.playback else { return }
         if let last = r.lastTick, !r.paused, !r.finished, r.speed > 0 {
             let elapsed = now.timeIntervalSince(last)
             if elapsed.isFinite, elapsed > 0 { r.clockMs = min(r.clockMs + elapsed * 1000 * r.speed, 1e15) }
         }
         r.lastTick = now
-        model.replay = r
+        model.playback = r
         playTarget(&model)
         if !r.paused {
             play(&model) { entry, _ in r.speed == 0 || entry.monoMs <= r.clockMs }
         }
-        syncReplayClock(&model)
+        syncPlaybackClock(&model)
         if model.flash?.until == .distantFuture { model.flash?.until = now.addingTimeInterval(flashSeconds * 2) }
     }
 
     /// Plays loaded entries from the current position while `due` (given the entry and its
     /// index) says so.
-    static func play(_ model: inout Model, while due: (ReplayEntry, Int) -> Bool) {
-        while let r = model.replay, !r.finished, let entry = r.entry(at: r.position) {
+    static func play(_ model: inout Model, while due: (PlaybackEntry, Int) -> Bool) {
+        while let r = model.playback, !r.finished, let entry = r.entry(at: r.position) {
             guard due(entry, r.position) else { return }
-            model.replay?.advance(past: entry)
+            model.playback?.advance(past: entry)
             if let event = entry.event { apply(event, at: entry.time, to: &model) }
-            if let target = model.replay?.target, target < r.position + 1 {
-                model.replay?.target = nil
-                if model.replay?.finished != true, let total = model.replay?.total {
+            if let target = model.playback?.target, target < r.position + 1 {
+                model.playback?.target = nil
+                if model.playback?.finished != true, let total = model.playback?.total {
                     say("entry \(r.position + 1)/\(total): \(entry.summary)", &model)
                 }
             }
-            if model.replay?.finished == true { say("replay finished · q quits", &model) }
+            if model.playback?.finished == true { say("replay finished · q quits", &model) }
         }
     }
 
     /// Plays up to the entry `.` or `>` asked for, as far as it is loaded.
     static func playTarget(_ model: inout Model) {
-        guard let target = model.replay?.target else { return }
+        guard let target = model.playback?.target else { return }
         play(&model) { _, index in index <= target }
     }
 
     /// `model.now` follows playback time, so "since", countdowns and progress bars run at the
     /// replay's speed.
-    static func syncReplayClock(_ model: inout Model) {
-        guard let r = model.replay else { return }
+    static func syncPlaybackClock(_ model: inout Model) {
+        guard let r = model.playback else { return }
         model.now = r.virtualNow
     }
 
     /// The keys of the Replay scope.
-    static func replayKey(_ binding: KeyBinding, _ model: inout Model) -> [Command] {
+    static func playbackKey(_ binding: KeyBinding, _ model: inout Model) -> [Command] {
         if let why = binding.unavailable(model) {
             refuse("\(binding.label): \(why)", &model)
             return []
         }
-        guard let r = model.replay else { return [] }
+        guard let r = model.playback else { return [] }
         model.flash = nil
         switch binding.action {
         case .playPause:
-            model.replay?.paused.toggle()
+            model.playback?.paused.toggle()
             say(r.paused ? "playing · \(r.speedText)" : "paused · . steps one entry", &model)
         case .step:
-            model.replay?.target = r.position
+            model.playback?.target = r.position
             playTarget(&model)
         case .nextState:
             guard let target = r.nextStateEntry(from: r.position) else { return [] }
-            model.replay?.target = target
+            model.playback?.target = target
             playTarget(&model)
         case .faster, .slower:
             let speed = nextSpeed(r.speed, faster: binding.action == .faster)
-            model.replay?.speed = speed
-            say("speed \(model.replay?.speedText ?? "")", &model)
+            model.playback?.speed = speed
+            say("speed \(model.playback?.speedText ?? "")", &model)
         default:
             break
         }
-        syncReplayClock(&model)
+        syncPlaybackClock(&model)
         return []
     }
 
     /// The next speed up or down the ladder from `speed`.
     static func nextSpeed(_ speed: Double, faster: Bool) -> Double {
-        let ladder = ReplayState.speeds
+        let ladder = PlaybackState.speeds
         let fastest = ladder[ladder.count - 1], slowest = ladder[0]
         if speed == 0 { return faster ? 0 : fastest }
         if faster { return ladder.first { $0 > speed } ?? fastest }
@@ -296,9 +299,9 @@ extension Inspector {
     }
 
     /// Why a replay key cannot be used now, or nil.
-    static func replayProblem(_ model: Model, _ action: Action) -> String? {
-        guard let r = model.replay else { return "only while replaying a recording (--replay FILE)" }
-        let ladder = ReplayState.speeds
+    static func playbackProblem(_ model: Model, _ action: Action) -> String? {
+        guard let r = model.playback else { return "only while replaying a recording (--replay FILE)" }
+        let ladder = PlaybackState.speeds
         switch action {
         case .playPause: return r.finished ? "replay finished" : nil
         case .step:
@@ -317,7 +320,7 @@ extension Inspector {
 }
 
 /// Pacing of `--jsonl --replay`: when each line is due.
-public enum ReplayPacing {
+public enum PlaybackPacing {
     /// How long after playback began the entry recorded at `monoMs` is due at `speed`; nil at
     /// speed 0 (no waits). Clamped to 0…10¹³ s, so no input can make it trap.
     public static func due(monoMs: Double, speed: Double) -> Duration? {

@@ -1,18 +1,20 @@
+import BirdRecording
 import BirdReport
 import Foundation
 import Testing
 
-/// The tolerant reader: the header must be there and known; bad lines are skipped and named.
-@Suite struct RecordingReaderTests {
+/// The report's reading (BirdRecording's reader with the report's versions, tolerant): the header
+/// must be there and known; bad lines are skipped and named.
+@Suite struct ReportReaderTests {
     @Test func readsTheHeader() throws {
-        let recording = try RecordingReader.read(text: try Fixture.text("edge-restart"))
+        let recording = try ReportReader.read(text: try Fixture.text("edge-restart"))
         #expect(recording.header.version == 1)
         #expect(recording.header.tool == "bird-inspect 0.1.0")
         #expect(recording.header.dialect == "bird")
         #expect(recording.header.host == "127.0.0.1")
         #expect(recording.header.tls == false)
         #expect(recording.header.channels == ["demo-orders", "presence-demo", "private-demo"])
-        #expect(recording.skipped.isEmpty)
+        #expect(recording.problems.isEmpty)
         #expect(recording.lines.first?.type == "state")
     }
 
@@ -22,24 +24,26 @@ import Testing
         #expect(try two.recording().header.version == 2)
         var three = Handmade()
         three.version = 3
-        #expect(throws: RecordingError.unsupportedVersion(3)) { try three.recording() }
+        #expect(throws: RecordingError.unsupportedVersion("3", .report)) { try three.recording() }
         #expect(
-            RecordingError.unsupportedVersion(3).message
+            RecordingError.unsupportedVersion("3", .report).description
                 == "recording version 3 is not supported (this report reads versions 1 and 2)")
     }
 
     @Test func refusesWhatIsNotARecording() {
-        #expect(throws: RecordingError.empty) { try RecordingReader.read(text: "\n  \n") }
+        #expect(throws: RecordingError.empty) { try ReportReader.read(text: "\n  \n") }
         #expect(throws: RecordingError.notARecording("the first line is not a JSON object")) {
-            try RecordingReader.read(text: "hello\n")
+            try ReportReader.read(text: "hello\n")
         }
-        #expect(throws: RecordingError.notARecording("the first line is not a recording header")) {
-            try RecordingReader.read(text: "{\"ts\":\"x\",\"mono_ms\":0,\"type\":\"state\"}\n")
+        #expect(throws: RecordingError.notARecording("the first line is a state line, not the recording header")) {
+            try ReportReader.read(text: "{\"ts\":\"x\",\"mono_ms\":0,\"type\":\"state\"}\n")
         }
         #expect(throws: RecordingError.notARecording("the header has no version")) {
-            try RecordingReader.read(text: "{\"type\":\"recording\"}\n")
+            try ReportReader.read(text: "{\"type\":\"recording\"}\n")
         }
-        #expect(throws: RecordingError.notUTF8) { try RecordingReader.read(bytes: Data([0x7B, 0xFF, 0xFE, 0x7D])) }
+        #expect(throws: RecordingError.notARecording("the first line is not UTF-8 (cut inside a character?)")) {
+            try ReportReader.summarize(bytes: [0x7B, 0xFF, 0xFE, 0x7D])
+        }
     }
 
     @Test func skipsBadLinesAndNamesThem() throws {
@@ -57,22 +61,26 @@ import Testing
         let recording = try h.recording()
         #expect(recording.lines.map(\.type) == ["state", "future_thing"])
         #expect(
-            recording.skipped == [
-                SkippedLine(number: 3, reason: "not JSON"), SkippedLine(number: 4, reason: "not a JSON object"),
-                SkippedLine(number: 5, reason: "no type"), SkippedLine(number: 6, reason: "no mono_ms"),
-                SkippedLine(number: 7, reason: "mono_ms out of range"),
-                SkippedLine(number: 8, reason: "mono_ms out of range"), SkippedLine(number: 11, reason: "not JSON"),
+            recording.problems.map(\.description) == [
+                "line 3: not JSON", "line 4: not a JSON object", "line 5: no type", "line 6: no mono_ms",
+                "line 7: mono_ms -5 is outside 0…10000000000", "line 8: mono_ms 1e300 is outside 0…10000000000",
+                "line 11: not JSON",
             ])
     }
 
     @Test(arguments: ["edge-restart", "auth-outage", "support-ticket", "demo"])
     func summarizingInOnePassEqualsReadingThenSummarizing(fixture: String) throws {
         let text = try Fixture.text(fixture) + "garbage\n{\"mono_ms\":1,\"type\":\"hologram\"}\n"
-        let streamed = try RecordingReader.summarize(text: text)
-        #expect(streamed == SessionSummary(recording: try RecordingReader.read(text: text)))
+        let streamed = try ReportReader.summarize(text: text)
+        #expect(streamed == SessionSummary(recording: try ReportReader.read(text: text)))
         #expect(streamed.skipped.count == 1 && streamed.unknownTypes.count == 1)
-        #expect(throws: RecordingError.empty) { try RecordingReader.summarize(text: "") }
-        #expect(throws: RecordingError.notUTF8) { try RecordingReader.summarize(bytes: Data([0xC3, 0x28])) }
+        #expect(throws: RecordingError.empty) { try ReportReader.summarize(text: "") }
+        #expect(throws: RecordingError.notARecording("the first line is not UTF-8 (cut inside a character?)")) {
+            try ReportReader.summarize(bytes: [0xC3, 0x28])
+        }
+        // A line cut inside a character after the header is one skipped line, not a refused file.
+        let cut = try ReportReader.summarize(bytes: Array(text.utf8) + [0xE4, 0xB8, 0x0A])
+        #expect(cut.skipped.map(\.reason) == ["not JSON", "not UTF-8 (cut inside a character?)"])
     }
 
     @Test func crlfAndABackwardsClockAreTolerated() throws {
@@ -80,7 +88,7 @@ import Testing
             "{\"mono_ms\":0,\"type\":\"recording\",\"version\":1}\r\n"
             + "{\"mono_ms\":50,\"type\":\"subscribed\",\"channel\":\"a\"}\r\n"
             + "{\"mono_ms\":20,\"type\":\"subscribed\",\"channel\":\"b\"}\r\n"
-        let recording = try RecordingReader.read(text: text)
+        let recording = try ReportReader.read(text: text)
         #expect(recording.lines.map(\.monoMs) == [50, 50])
         #expect(recording.lines.map { $0.string("channel") } == ["a", "b"])
     }
