@@ -1,19 +1,19 @@
-// Inspector-owned mirrors of the client library's callbacks (docs/PROTOCOL.md § Headless output). The driver
-// translates each BirdRealtime callback into one of these; the core never sees the client.
+// What the inspector keeps of each client callback: one case per E line of docs/PROTOCOL.md §
+// Headless output. The values are records, not the library's types (`…Record` where a library type
+// of the same kind exists): a recording must give them back, and a recording cannot hold a
+// library value. `ClientFeed` maps the library's callbacks to them; connection states are the
+// library's own `ConnectionState`.
 
+import BirdRealtime
 import Foundation
-
-/// The six connection states (docs/PROTOCOL.md § States).
-public enum ConnectionState: String, Sendable, Equatable, CaseIterable {
-    case initialized, connecting, connected, unavailable, disconnected, failed
-}
 
 /// Which side closed a socket.
 public enum CloseInitiator: String, Sendable, Equatable {
     case server, client
 }
 
-/// Why a connection changed state.
+/// Why a connection changed state, as the inspector shows, writes and reads it back (the library's
+/// `StateChangeCause`, mapped by `ClientFeed.cause(_:)`, plus causes read from recordings).
 public enum TransitionCause: Sendable, Equatable {
     /// The client started connecting by itself after init.
     case started
@@ -77,8 +77,9 @@ public enum TransitionCause: Sendable, Equatable {
     }
 }
 
-/// A state transition as reported by the client.
-public struct StateChange: Sendable, Equatable {
+/// A state transition as the inspector records it (the library's `StateChange`, with its cause as
+/// a `TransitionCause`; a `state` line).
+public struct StateChangeRecord: Sendable, Equatable {
     /// The state before.
     public var previous: ConnectionState
     /// The state after.
@@ -101,8 +102,9 @@ public struct StateChange: Sendable, Equatable {
     }
 }
 
-/// A scheduled reconnect attempt (`connecting_in`).
-public struct RetrySchedule: Sendable, Equatable {
+/// A scheduled reconnect attempt as the inspector records it (the library's `RetrySchedule`; a
+/// `retry` line).
+public struct RetryRecord: Sendable, Equatable {
     /// Wait before the attempt.
     public var delay: Duration
     /// Attempt number (from 0, as the client counts).
@@ -138,8 +140,9 @@ public struct SubscriptionFailure: Sendable, Equatable {
     }
 }
 
-/// An event received on a channel.
-public struct ChannelEvent: Sendable, Equatable {
+/// An event received on a channel as the inspector records it (the library's `ChannelEvent` with
+/// its payload's exact text; an `event` line).
+public struct ChannelEventRecord: Sendable, Equatable {
     /// Channel name.
     public var channel: String
     /// Event name.
@@ -192,11 +195,11 @@ public struct ErrorReport: Sendable, Equatable {
 
 /// Everything the client reports, one case per callback (the lines of docs/PROTOCOL.md § Headless output).
 public enum ClientEvent: Sendable, Equatable {
-    case stateChanged(StateChange)
-    case retryScheduled(RetrySchedule)
+    case stateChanged(StateChangeRecord)
+    case retryScheduled(RetryRecord)
     case subscribed(channel: String)
     case subscriptionError(channel: String, SubscriptionFailure)
-    case event(ChannelEvent)
+    case event(ChannelEventRecord)
     case membersSnapshot(channel: String, members: [PresenceMember], myId: String?)
     case memberAdded(channel: String, PresenceMember)
     case memberRemoved(channel: String, memberId: String)

@@ -10,6 +10,7 @@
 //   `.other` text comes back as `.other`; a text with a close code that is no longer a known
 //   sentence comes back as `.recorded(text:closeCode:)`.
 
+import BirdRealtime
 import BirdRecording
 import BirdWire
 import Foundation
@@ -31,11 +32,11 @@ extension JSONLines {
             else { return nil }
             let cause = f.string("cause").map { Self.cause(text: $0, closeCode: f.int("close_code")) }
             let timeout = f.int("activity_timeout_ms").flatMap { (0...RecordingFormat.maxMonoMs).contains($0) ? Duration.milliseconds($0) : nil }
-            return .stateChanged(StateChange(previous: previous, current: current, cause: cause,
+            return .stateChanged(StateChangeRecord(previous: previous, current: current, cause: cause,
                                              connectionId: f.string("connection_id"), activityTimeout: timeout))
         case "retry":
             guard let ms = f.int("in_ms"), (0...RecordingFormat.maxMonoMs).contains(ms), let attempt = f.int("attempt") else { return nil }
-            return .retryScheduled(RetrySchedule(delay: .milliseconds(ms), attempt: attempt,
+            return .retryScheduled(RetryRecord(delay: .milliseconds(ms), attempt: attempt,
                                                  cause: f.string("cause").map { Self.cause(text: $0, closeCode: nil) }))
         case "subscribed":
             guard let ch = f.string("channel") else { return nil }
@@ -47,7 +48,7 @@ extension JSONLines {
                 message: message))
         case "event":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
-            return .event(ChannelEvent(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id")))
+            return .event(ChannelEventRecord(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id")))
         case "members":
             guard let ch = f.string("channel"), let rosterText = f.json("members"),
                   let roster = JSONValue.memberRanges(in: rosterText)

@@ -1,5 +1,6 @@
 // The inspector's whole state: a plain value, changed only by `update`.
 
+import BirdRealtime
 import Foundation
 
 /// Settings fixed at start (from the command line).

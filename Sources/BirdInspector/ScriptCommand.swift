@@ -1,5 +1,6 @@
 // The script language of `--jsonl` stdin: the `:` commands plus `wait …` (docs/INSPECTOR.md).
 
+import BirdRealtime
 import BirdWire
 
 /// What a `wait` command waits for.

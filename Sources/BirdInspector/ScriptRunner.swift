@@ -1,9 +1,10 @@
-import BirdWire
-import Foundation
-
 // The `--jsonl` stdin script as a value: commands in, client events in, time in → actions out.
 // Commands run in order, each when the state it needs exists; waits wait, with deadlines; the
 // exit code says whether every command succeeded. The executable only feeds it (HeadlessApp).
+
+import BirdRealtime
+import BirdWire
+import Foundation
 
 /// Runs a script of commands against what the client reports.
 public struct ScriptRunner: Sendable {

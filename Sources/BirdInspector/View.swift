@@ -1,5 +1,6 @@
 // `view`: the model drawn into a grid. Pure; the backend only copies the grid to the terminal.
 
+import BirdRealtime
 import Foundation
 
 extension Inspector {

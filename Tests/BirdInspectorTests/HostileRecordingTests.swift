@@ -58,7 +58,7 @@ struct HostileRecordingTests {
         #expect(PlaybackPacing.due(monoMs: 1e10, speed: 1e-300) == .seconds(10_000_000_000_000))
         #expect(PlaybackPacing.due(monoMs: 1500, speed: 2) == .milliseconds(750))
         #expect(PlaybackPacing.due(monoMs: 1500, speed: 0) == nil)
-        #expect(JSONLines.line(.retryScheduled(RetrySchedule(delay: .seconds(Int64.max), attempt: 0)), at: t0).contains(#""in_ms":9000000000000000"#))
+        #expect(JSONLines.line(.retryScheduled(RetryRecord(delay: .seconds(Int64.max), attempt: 0)), at: t0).contains(#""in_ms":9000000000000000"#))
     }
 
     @Test("streamed replay (an index, then windows of entries) plays exactly like the whole file")

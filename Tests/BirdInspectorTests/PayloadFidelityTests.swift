@@ -12,7 +12,7 @@ struct PayloadFidelityTests {
     static let exact = #"{"id":9007199254740993,"b":1,"a":2}"#
     static let spaced = "{ \"id\" : 9007199254740993,\r\n  \"b\" : 1.50, \"a\" : [1e3, -0.0] }"
 
-    func event(_ data: String?) -> ClientEvent { .event(ChannelEvent(channel: "chat", event: "order", data: data)) }
+    func event(_ data: String?) -> ClientEvent { .event(ChannelEventRecord(channel: "chat", event: "order", data: data)) }
 
     @Test("JSONL data embeds the payload as received: digits, member order and spacing; raw CR/LF become spaces")
     func jsonlData() {

@@ -36,7 +36,7 @@ struct PlaybackRecordingTests {
         #expect(r.entries.map(\.type) == ["state", "wire", "state", "auth", "subscribed", "event", "event", "state", "retry", "state"])
         #expect(r.entries[1].event == nil && r.entries[1].summary == "wire in pusher:connection_established")
         #expect(r.entries[3].summary == "auth channel private-x → 200 (3 ms)")
-        #expect(r.entries[7].event == .stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .dropped)))
+        #expect(r.entries[7].event == .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)))
         #expect(r.entries[5].monoMs == 1000 && RecordingTime.iso(r.entries[5].time) == "2023-11-14T22:13:21.000Z")
     }
 
@@ -74,7 +74,7 @@ struct PlaybackRecordingTests {
         ])
         #expect(r.entries.count == 12)
         #expect(r.entries[10].type == "future_thing" && r.entries[10].event == nil && r.entries[10].line == 18)
-        #expect(r.entries[11].event == .event(ChannelEvent(channel: "chat", event: "last", data: nil)))
+        #expect(r.entries[11].event == .event(ChannelEventRecord(channel: "chat", event: "last", data: nil)))
     }
 
     @Test("a line without ts is placed at header time + mono_ms")

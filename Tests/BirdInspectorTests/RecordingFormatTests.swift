@@ -31,37 +31,37 @@ func caseName(_ event: ClientEvent) -> String {
 
 /// One event of every case (and every cause), in the form that survives the round trip exactly.
 let exactEvents: [ClientEvent] = [
-    .stateChanged(StateChange(previous: .initialized, current: .connecting, cause: .started)),
-    .stateChanged(StateChange(previous: .disconnected, current: .connecting, cause: .connectCalled)),
-    .stateChanged(StateChange(previous: .connected, current: .disconnected, cause: .disconnectCalled)),
-    .stateChanged(StateChange(previous: .connecting, current: .connected, cause: .handshake, connectionId: "123.456")),
-    .stateChanged(StateChange(previous: .connecting, current: .connected, cause: .handshake, connectionId: "1.2",
+    .stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)),
+    .stateChanged(StateChangeRecord(previous: .disconnected, current: .connecting, cause: .connectCalled)),
+    .stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)),
+    .stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "123.456")),
+    .stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "1.2",
                               activityTimeout: .seconds(60))),
-    .stateChanged(StateChange(previous: .unavailable, current: .connecting, cause: .retryDue)),
-    .stateChanged(StateChange(previous: .connected, current: .failed,
+    .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)),
+    .stateChanged(StateChangeRecord(previous: .connected, current: .failed,
                               cause: .closed(code: 4009, reason: "terminated by the app", by: .server))),
-    .stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .closed(code: 1006, reason: "", by: .server))),
-    .stateChanged(StateChange(previous: .connected, current: .unavailable,
+    .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .closed(code: 1006, reason: "", by: .server))),
+    .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable,
                               cause: .closed(code: 1002, reason: "bad frame (masked)", by: .client))),
-    .stateChanged(StateChange(previous: .connected, current: .connecting, cause: .pongTimeout)),
-    .stateChanged(StateChange(previous: .connecting, current: .unavailable, cause: .networkError("connection refused by 127.0.0.1:1"))),
-    .stateChanged(StateChange(previous: .connecting, current: .failed, cause: .handshakeWithoutId)),
-    .stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .dropped)),
-    .stateChanged(StateChange(previous: .connected, current: .connecting, cause: .signout)),
-    .stateChanged(StateChange(previous: .initialized, current: .failed, cause: .other("configuration error: no host"))),
-    .stateChanged(StateChange(previous: .connected, current: .failed, cause: .recorded(text: "edge went away", closeCode: 4100))),
-    .stateChanged(StateChange(previous: .initialized, current: .connecting)),
-    .retryScheduled(RetrySchedule(delay: .milliseconds(4321), attempt: 2, cause: .closed(code: 4100, reason: "over capacity", by: .server))),
-    .retryScheduled(RetrySchedule(delay: .milliseconds(700), attempt: 0, cause: nil)),
-    .retryScheduled(RetrySchedule(delay: .milliseconds(0), attempt: 1, cause: .dropped)),
+    .stateChanged(StateChangeRecord(previous: .connected, current: .connecting, cause: .pongTimeout)),
+    .stateChanged(StateChangeRecord(previous: .connecting, current: .unavailable, cause: .networkError("connection refused by 127.0.0.1:1"))),
+    .stateChanged(StateChangeRecord(previous: .connecting, current: .failed, cause: .handshakeWithoutId)),
+    .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)),
+    .stateChanged(StateChangeRecord(previous: .connected, current: .connecting, cause: .signout)),
+    .stateChanged(StateChangeRecord(previous: .initialized, current: .failed, cause: .other("configuration error: no host"))),
+    .stateChanged(StateChangeRecord(previous: .connected, current: .failed, cause: .recorded(text: "edge went away", closeCode: 4100))),
+    .stateChanged(StateChangeRecord(previous: .initialized, current: .connecting)),
+    .retryScheduled(RetryRecord(delay: .milliseconds(4321), attempt: 2, cause: .closed(code: 4100, reason: "over capacity", by: .server))),
+    .retryScheduled(RetryRecord(delay: .milliseconds(700), attempt: 0, cause: nil)),
+    .retryScheduled(RetryRecord(delay: .milliseconds(0), attempt: 1, cause: .dropped)),
     .subscribed(channel: "presence-room"),
     .subscriptionError(channel: "private-x", SubscriptionFailure(type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth",
                                                                  message: "auth endpoint answered HTTP 403")),
     .subscriptionError(channel: "private-y", SubscriptionFailure(type: "Timeout", message: "no answer")),
-    .event(ChannelEvent(channel: "chat", event: "message", data: #"{"n":1,"text":"hé 北京 \"q\"","f":1.50,"a":[1,null,true]}"#)),
-    .event(ChannelEvent(channel: "presence-room", event: "client-typing", data: #"{"typing":true}"#, memberId: "alice")),
-    .event(ChannelEvent(channel: "chat", event: "ping", data: nil)),
-    .event(ChannelEvent(channel: "chat", event: "text", data: #""just a string""#)),
+    .event(ChannelEventRecord(channel: "chat", event: "message", data: #"{"n":1,"text":"hé 北京 \"q\"","f":1.50,"a":[1,null,true]}"#)),
+    .event(ChannelEventRecord(channel: "presence-room", event: "client-typing", data: #"{"typing":true}"#, memberId: "alice")),
+    .event(ChannelEventRecord(channel: "chat", event: "ping", data: nil)),
+    .event(ChannelEventRecord(channel: "chat", event: "text", data: #""just a string""#)),
     .membersSnapshot(channel: "presence-room", members: [PresenceMember(id: "alice", info: #"{"name":"Alice"}"#),
                                                         PresenceMember(id: "bob")], myId: "alice"),
     .membersSnapshot(channel: "presence-empty", members: [], myId: nil),
@@ -75,7 +75,7 @@ let exactEvents: [ClientEvent] = [
     .error(ErrorReport(message: "handshake without id")),
     .sent(channel: "private-x", event: "client-wave", data: nil),
     .sent(channel: "private-x", event: "client-wave", data: #"{"id":9007199254740993,"b":1,"a":2}"#),
-    .event(ChannelEvent(channel: "chat", event: "exact", data: #"{ "id" : 9007199254740993, "b":1.50,"a":[1e3] }"#)),
+    .event(ChannelEventRecord(channel: "chat", event: "exact", data: #"{ "id" : 9007199254740993, "b":1.50,"a":[1e3] }"#)),
     .dropped(count: 12_345, wire: 0, since: RecordingTime.parse("2023-11-14T22:13:20.000Z") ?? t0),
     .dropped(count: 3, wire: 7, since: RecordingTime.parse("2023-11-14T22:13:21.500Z") ?? t0),
     .commandError(command: "trigger chat client-x", message: "client events need a private- or presence- channel"),
@@ -102,18 +102,18 @@ struct JSONLinesDecodingTests {
         #expect(back(.signinSucceeded(memberId: "m", info: #"{"a":1}"#)) == .signinSucceeded(memberId: "m", info: nil))
         // Data comes back as sent, except raw CR/LF (whitespace) become spaces; raw text comes
         // back as a JSON string; a retry delay in whole ms.
-        #expect(back(.event(ChannelEvent(channel: "c", event: "e", data: "{ \"a\" :\r\n 1 }")))
-                == .event(ChannelEvent(channel: "c", event: "e", data: "{ \"a\" :   1 }")))
-        #expect(back(.event(ChannelEvent(channel: "c", event: "e", data: "not json")))
-                == .event(ChannelEvent(channel: "c", event: "e", data: #""not json""#)))
-        #expect(back(.retryScheduled(RetrySchedule(delay: .microseconds(1500), attempt: 0)))
-                == .retryScheduled(RetrySchedule(delay: .milliseconds(2), attempt: 0)))
+        #expect(back(.event(ChannelEventRecord(channel: "c", event: "e", data: "{ \"a\" :\r\n 1 }")))
+                == .event(ChannelEventRecord(channel: "c", event: "e", data: "{ \"a\" :   1 }")))
+        #expect(back(.event(ChannelEventRecord(channel: "c", event: "e", data: "not json")))
+                == .event(ChannelEventRecord(channel: "c", event: "e", data: #""not json""#)))
+        #expect(back(.retryScheduled(RetryRecord(delay: .microseconds(1500), attempt: 0)))
+                == .retryScheduled(RetryRecord(delay: .milliseconds(2), attempt: 0)))
         // A roster comes back sorted by id; secrets come back redacted.
         #expect(back(.membersSnapshot(channel: "p", members: [PresenceMember(id: "z"), PresenceMember(id: "a")], myId: nil))
                 == .membersSnapshot(channel: "p", members: [PresenceMember(id: "a"), PresenceMember(id: "z")], myId: nil))
         let sig = "key:" + String(repeating: "ab", count: 32)
-        #expect(back(.event(ChannelEvent(channel: "c", event: "e", data: #"{"auth":"\#(sig)"}"#)))
-                == .event(ChannelEvent(channel: "c", event: "e", data: #"{"auth":"key:<redacted>"}"#)))
+        #expect(back(.event(ChannelEventRecord(channel: "c", event: "e", data: #"{"auth":"\#(sig)"}"#)))
+                == .event(ChannelEventRecord(channel: "c", event: "e", data: #"{"auth":"key:<redacted>"}"#)))
         // An endpoint comes back without the query string it was never written with (a `?token=`
         // would leak), as in `auth` lines.
         #expect(back(.subscriptionError(channel: "private-x", SubscriptionFailure(
@@ -121,8 +121,8 @@ struct JSONLinesDecodingTests {
                 == .subscriptionError(channel: "private-x", SubscriptionFailure(
                     type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth", message: "no")))
         // A redacted payload comes back compact, numbers and member order as sent.
-        #expect(back(.event(ChannelEvent(channel: "c", event: "e", data: #"{ "id" : 9007199254740993, "token" : "x", "a" : 1.50 }"#)))
-                == .event(ChannelEvent(channel: "c", event: "e", data: #"{"id":9007199254740993,"token":"<redacted>","a":1.50}"#)))
+        #expect(back(.event(ChannelEventRecord(channel: "c", event: "e", data: #"{ "id" : 9007199254740993, "token" : "x", "a" : 1.50 }"#)))
+                == .event(ChannelEventRecord(channel: "c", event: "e", data: #"{"id":9007199254740993,"token":"<redacted>","a":1.50}"#)))
     }
 
     @Test("a recorded cause keeps its text and close code, so the pane still shows the code and band")
@@ -136,7 +136,7 @@ struct JSONLinesDecodingTests {
         #expect(JSONLines.cause(text: "server closed: 4100 over capacity", closeCode: nil)
                 == .closed(code: 4100, reason: "", by: .server))
         var h = Harness(size: Size(width: 120, height: 30))
-        h.client(.stateChanged(StateChange(previous: .connected, current: .connecting, cause: cause)), at: 1)
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .connecting, cause: cause)), at: 1)
         let text = flowed(paneRows(h.render(), Layout(size: h.model.size).connection))
         #expect(text.contains("closed by a future client version → 4200"), "\(text)")
         #expect(text.contains("reconnect"), "band behaviour shown: \(text)")
