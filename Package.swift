@@ -39,10 +39,14 @@ let package = Package(
             dependencies: ["BirdWire", "WebSocket", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         // Manual clock and scripted transport for tests (ours and users').
         .target(name: "BirdRealtimeTestSupport", dependencies: ["BirdRealtime", "BirdWire"]),
+        // The recording format (docs/RECORDING.md): writer, streaming reader, version check, line
+        // types, `ts` splicing — for the inspector, the sandbox's replay and the report.
+        .target(name: "BirdRecording", dependencies: ["BirdWire"]),
         // The local edge.
-        .target(name: "BirdSandbox", dependencies: ["BirdWire", "WebSocket", "COpenSSL"]),
-        // The inspector's pure core: model, messages, update, view into a cell grid, key map.
-        .target(name: "BirdInspector", dependencies: ["BirdRealtime", "BirdWire", "BirdSandbox"]),
+        .target(name: "BirdSandbox", dependencies: ["BirdWire", "BirdRecording", "WebSocket", "COpenSSL"]),
+        // The inspector's pure core: model, messages, update, view into a cell grid, key map; the
+        // library's callbacks mapped to its messages.
+        .target(name: "BirdInspector", dependencies: ["BirdRealtime", "BirdWire", "BirdRecording"]),
 
         // `bird-inspect doctor`: options, per-layer verdicts and hints, human and JSON reports (pure)…
         .target(name: "BirdDoctor", dependencies: ["BirdWire"]),
@@ -50,13 +54,13 @@ let package = Package(
         .target(name: "BirdDoctorRunner", dependencies: ["BirdDoctor", "BirdWire", "WebSocket"]),
         // `bird-inspect report`: a recording read into a session summary, matched against the
         // built-in scenarios and rendered as one self-contained HTML page (pure).
-        .target(name: "BirdReport", dependencies: ["BirdWire"]),
+        .target(name: "BirdReport", dependencies: ["BirdWire", "BirdRecording"]),
 
         .executableTarget(
             name: "bird-inspect",
             dependencies: [
-                "BirdInspector", "BirdRealtime", "BirdSandbox", "WebSocket", "CNcurses", "BirdDoctor",
-                "BirdDoctorRunner", "BirdReport",
+                "BirdInspector", "BirdRealtime", "BirdRecording", "BirdSandbox", "WebSocket", "CNcurses",
+                "BirdDoctor", "BirdDoctorRunner", "BirdReport",
             ]),
         .executableTarget(name: "bird-sandbox", dependencies: ["BirdSandbox"]),
         // Developer tools: the Autobahn|Testsuite / benchmark agent and the libFuzzer harnesses
@@ -65,7 +69,8 @@ let package = Package(
         .executableTarget(
             name: "bird-fuzz",
             dependencies: [
-                "WebSocket", "BirdWire", "BirdSandbox", "BirdRealtime", "BirdRealtimeTestSupport", "BirdInspector",
+                "WebSocket", "BirdWire", "BirdRecording", "BirdSandbox", "BirdRealtime", "BirdRealtimeTestSupport",
+                "BirdInspector",
             ]),
         // The fan-out load generator's pieces (bird-bench fanout): protocol and WebSocket layers as
         // values, one epoll thread for thousands of connections, percentiles.
@@ -79,17 +84,21 @@ let package = Package(
 
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], exclude: ["Peers"]),
         .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),
+        .testTarget(name: "BirdRecordingTests", dependencies: ["BirdRecording", "BirdWire"]),
         .testTarget(
             name: "BirdRealtimeTests",
             dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
-        .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdWire", "WebSocket"]),
-        .testTarget(name: "BirdInspectorTests", dependencies: ["BirdInspector"]),
+        .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket"]),
+        .testTarget(
+            name: "BirdInspectorTests",
+            dependencies: ["BirdInspector", "BirdRecording", "BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
         .testTarget(name: "BirdLoadGenTests", dependencies: ["BirdLoadGen", "BirdWire"]),
         .testTarget(
             name: "BirdDoctorTests",
             dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket"]),
         .testTarget(
-            name: "BirdReportTests", dependencies: ["BirdReport", "BirdSandbox", "BirdWire"], exclude: ["Fixtures"]),
+            name: "BirdReportTests", dependencies: ["BirdReport", "BirdRecording", "BirdSandbox", "BirdWire"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket"]),

@@ -1,24 +1,23 @@
+import BirdWire
+
 /// A seedable random source (SplitMix64) for backoff jitter in tests:
-/// `options.random = SeededRandom.source(seed: 42)`.
+/// `options.random = SeededRandom.source(seed: 42)`. The package's one seeded generator
+/// (BirdWire's `SplitMix64`), for apps' tests too.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     /// A generator starting from `seed`.
     public init(seed: UInt64) {
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
     public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        generator.next()
     }
 
     /// A number in `[0, 1]`.
     public mutating func nextUnit() -> Double {
-        Double(next() >> 11) / Double(1 << 53 - 1)
+        generator.nextClosedUnit()
     }
 
     /// A thread-safe `() -> Double` in `[0, 1]` for `Options.random`.

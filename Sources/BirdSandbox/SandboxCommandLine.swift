@@ -101,7 +101,7 @@ public enum SandboxCommandLine {
     {
         var configuration = SandboxConfiguration()
         var scenario: Scenario?
-        var replay: ReplayPlan?
+        var replay: ServerReplayPlan?
         var dialectGiven = false
         var quiet = false
         var index = 0
@@ -143,7 +143,7 @@ public enum SandboxCommandLine {
                 let path = try value()
                 guard !path.isEmpty else { throw fail("--replay needs a recording file") }
                 do {
-                    replay = try ReplayPlan.load(path: path)
+                    replay = try ServerReplayPlan.load(path: path)
                 } catch {
                     throw fail("--replay: \(error.message)")
                 }

@@ -48,7 +48,7 @@ public struct SandboxConfiguration: Sendable {
     /// the k-th accepted WebSocket connection is driven by segment k instead of the protocol
     /// edge, and connections beyond the last segment are served by the edge. The HTTP routes
     /// work as usual. See docs/RECORDING.md.
-    public var replay: ReplayPlan?
+    public var replay: ServerReplayPlan?
     /// Receives the replay's log, one line per step (separate from ``log``, so `--quiet` keeps
     /// it). Nil logs nothing.
     public var replayLog: (@Sendable (String) -> Void)?

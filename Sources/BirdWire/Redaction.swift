@@ -176,27 +176,6 @@ public enum Redaction {
         return Array(text.utf8).withUnsafeBufferPointer(scan)
     }
 
-    /// A header value safe to show: known secret-bearing headers are replaced.
-    public static func redactHeader(name: String, value: String) -> String {
-        let lower = name.lowercased()
-        if lower == "authorization" || lower == "cookie" || lower.contains("token") || lower.contains("secret")
-            || lower.contains("key") || lower.contains("auth")
-        {
-            if let space = value.firstIndex(of: " ") { return String(value[...space]) + placeholder }
-            return placeholder
-        }
-        return value
-    }
-
-    /// Replaces every occurrence of each non-empty secret in `text`.
-    public static func redact(_ text: String, secrets: [String]) -> String {
-        var out = text
-        for secret in secrets where secret.count >= 4 {
-            out = out.replacingOccurrencesOfSubstring(secret, with: placeholder)
-        }
-        return out
-    }
-
     private static func firstMarker(in text: Substring, _ markers: [String]) -> (Range<Substring.Index>, String)? {
         var best: (Range<Substring.Index>, String)?
         for m in markers {
@@ -205,19 +184,5 @@ public enum Redaction {
             }
         }
         return best
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrencesOfSubstring(_ target: String, with replacement: String) -> String {
-        var out = ""
-        var rest = Substring(self)
-        while let r = rest.firstRange(of: target) {
-            out += rest[..<r.lowerBound]
-            out += replacement
-            rest = rest[r.upperBound...]
-        }
-        out += rest
-        return out
     }
 }

@@ -1,11 +1,12 @@
 import BirdInspector
+import BirdRecording
 import Foundation
 
 extension FuzzHarness {
-    /// The inspector's recording reader and replay (`bird-inspect --replay FILE`).
+    /// The recording reader (BirdRecording) and the inspector's playback (`bird-inspect --replay FILE`).
     static let inspectorReplay = FuzzHarness(
         name: "inspector-replay",
-        summary: "file bytes -> TranscriptReader (LineSplitter, RecordingReader) -> the replay model at several "
+        summary: "file bytes -> BirdRecording (LineSplitter, RecordingReader) -> the playback model at several "
             + "speeds with the replay keys -> view; pacing and ts splice of --jsonl --replay; JSON lines re-encoded",
         entry: { data, size in
             InspectorReplayFuzz.run(data.fuzzBytes(count: size))
@@ -16,7 +17,8 @@ extension FuzzHarness {
 /// The inspector-replay harness. Recordings travel in support tickets, so their bytes are
 /// untrusted: whatever a file holds, reading it, playing it at any speed, pressing the replay keys
 /// and drawing every frame must not trap. Also checked (a finding when broken): every line read
-/// keeps `mono_ms` within 0…`Checked.maxRecordedMs`, and pacing waits stay finite and in range.
+/// keeps `mono_ms` within 0…`RecordingFormat.maxMonoMs` and never below the line before, and
+/// pacing waits stay finite and in range.
 enum InspectorReplayFuzz {
     static let w0 = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -26,19 +28,22 @@ enum InspectorReplayFuzz {
         var splitter = LineSplitter(maxLineBytes: 1 << 16)
         let cut = bytes.count / 2
         let lines = splitter.push(Array(bytes[..<cut])) + splitter.push(Array(bytes[cut...])) + splitter.finish()
-        var reader = RecordingReader()
+        var reader = RecordingReader(versions: PlaybackRecording.versions)
+        var lastMono = 0.0
         do {
             for line in lines {
                 switch try reader.read(line) {
-                case .header(_, _, let text): _ = TranscriptReader.restamp(text, ts: w0)
+                case .header(_, let text): _ = RecordingFormat.restamp(text, ts: w0)
                 case .problem(let problem): _ = problem.description
                 case .line(let l):
-                    if !(0...Double(Checked.maxRecordedMs)).contains(l.monoMs) { fatalError("mono_ms \(l.monoMs) was accepted") }
+                    if !(0...Double(RecordingFormat.maxMonoMs)).contains(l.monoMs) { fatalError("mono_ms \(l.monoMs) was accepted") }
+                    if l.monoMs < lastMono { fatalError("mono_ms went back from \(lastMono) to \(l.monoMs)") }
+                    lastMono = l.monoMs
                     for speed in [1, 1e-3, 1e4] {
-                        guard let due = ReplayPacing.due(monoMs: l.monoMs, speed: speed) else { fatalError("no wait at speed \(speed)") }
+                        guard let due = PlaybackPacing.due(monoMs: l.monoMs, speed: speed) else { fatalError("no wait at speed \(speed)") }
                         if due < .zero || due > .seconds(Int64(1e13)) { fatalError("wait \(due) at speed \(speed)") }
                     }
-                    _ = TranscriptReader.restamp(l.text, ts: w0)
+                    _ = RecordingFormat.restamp(l.text, ts: w0)
                 }
             }
             try reader.finish()
@@ -47,9 +52,9 @@ enum InspectorReplayFuzz {
         }
 
         // The TUI path: the whole recording, played at several speeds with the keys, every frame drawn.
-        let recording: Recording
+        let recording: PlaybackRecording
         do {
-            recording = try TranscriptReader.read(bytes: bytes)
+            recording = try PlaybackRecording(bytes: bytes)
         } catch {
             _ = error.description
             return

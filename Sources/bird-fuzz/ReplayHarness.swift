@@ -1,11 +1,12 @@
+import BirdRecording
 import BirdSandbox
 
 extension FuzzHarness {
     /// The sandbox's recording reader and replay planner (`bird-sandbox --replay FILE`).
     static let replay = FuzzHarness(
         name: "replay",
-        summary: "file bytes -> ReplayTranscript(parsing:) -> ReplayPlan; every wait, size and code in the plan "
-            + "must be in the range the player can use",
+        summary: "file bytes -> ServerReplaySource (BirdRecording's reader, the sandbox's rules) -> ServerReplayPlan; "
+            + "every wait, size and code in the plan must be in the range the player can use",
         entry: { data, size in
             ReplayFuzz.run(data.fuzzBytes(count: size))
             return 0
@@ -15,29 +16,27 @@ extension FuzzHarness {
 /// The replay harness. Recordings travel in support tickets, so their bytes are untrusted. Besides
 /// "never crash", it checks what the player relies on, trapping (a finding) when one breaks:
 /// - every wait (`after`, expectation timeout, `endAfter`) is finite, not negative, and at most
-///   the recording's range plus the grace (`ReplayTranscript.monoRange` in seconds + a day);
+///   the recording's range plus the grace (`RecordingFormat.maxMonoMs` in seconds + a day);
 /// - every binary frame size is within `0...(16 << 20)`;
 /// - every close code is one a close frame may carry;
 /// - summaries (what the log prints) can be made.
 enum ReplayFuzz {
-    static let maxWait = ReplayTranscript.monoRange.upperBound / 1000 + 86_400
+    static let maxWait = Double(RecordingFormat.maxMonoMs) / 1000 + 86_400
 
     static func run(_ bytes: [UInt8]) {
-        // `ReplayTranscript.load` reads the file as UTF-8 and refuses it otherwise.
-        guard let text = String(validating: bytes, as: UTF8.self) else { return }
-        let transcript: ReplayTranscript
+        let source: ServerReplaySource
         do {
-            transcript = try ReplayTranscript(parsing: text)
+            source = try ServerReplaySource(bytes: bytes)
         } catch {
             _ = error.description
             return
         }
-        for grace in [ReplayPlan.defaultExpectGrace, -1, .infinity, .nan, 1e300] {
-            check(ReplayPlan(transcript: transcript, expectGrace: grace))
+        for grace in [ServerReplayPlan.defaultExpectGrace, -1, .infinity, .nan, 1e300] {
+            check(ServerReplayPlan(source: source, expectGrace: grace))
         }
     }
 
-    static func check(_ plan: ReplayPlan) {
+    static func check(_ plan: ServerReplayPlan) {
         _ = plan.summary
         for segment in plan.segments {
             _ = segment.summary
@@ -48,7 +47,7 @@ enum ReplayFuzz {
                     checkWait(after, "send after")
                 case .sendBinary(let bytes, let after):
                     checkWait(after, "binary send after")
-                    if !(0...ReplayPlan.maxBinaryBytes).contains(bytes) {
+                    if !(0...ServerReplayPlan.maxBinaryBytes).contains(bytes) {
                         fatalError("binary frame of \(bytes) bytes in segment \(segment.number)")
                     }
                 case .expect(let expectation, let timeout):

@@ -4,6 +4,7 @@
 // needs exists, `wait …` commands, and the exit code; this file only feeds it.
 
 import BirdInspector
+import BirdWire
 import Foundation
 
 /// Runs headless until `quit` (after the commands before it), end of stdin (likewise; with
@@ -66,7 +67,7 @@ func runHeadless(options: InspectorOptions) -> Int32 {
                 guard case .client(let event, let at) = message else { continue }
                 emit(recorder?.record(.client(event), at: at, instant: item.instant) ?? JSONLines.line(event, at: at))
                 perform(runner.observe(event, at: elapsed()))
-            case .transcript(let entry, let at):
+            case .recorded(let entry, let at):
                 if let recorder { emit(recorder.record(entry, at: at, instant: item.instant)) }
             }
         }
@@ -87,7 +88,7 @@ func runHeadless(options: InspectorOptions) -> Int32 {
                 case .message(.client(.dropped(let count, let w, _), _)):
                     events += count
                     wire += w
-                case .transcript(.wire, _): wire += 1
+                case .recorded(.wire, _): wire += 1
                 default: events += 1
                 }
             }

@@ -1,8 +1,9 @@
 // The inspector's driver: owns the real BirdRealtime client (and, with --sandbox, an embedded
-// bird-sandbox plus a little demo traffic), turns every client callback into a `Message` for the
-// pure core, and performs the `Command`s that `update` returns.
+// bird-sandbox plus a little demo traffic), registers the client's callbacks — each mapped to a
+// `Message` by the core's `ClientFeed` — and performs the `Command`s that `update` returns.
 
 import BirdInspector
+import BirdRecording
 import BirdRealtime
 import BirdSandbox
 import Foundation
@@ -23,7 +24,7 @@ final class LiveSession: @unchecked Sendable {
 
     /// Connects (the client starts by itself) and subscribes `options.subscribe`, or the demo set
     /// with `--sandbox`. With `recording`, every protocol message and every auth request is also
-    /// posted to the inbox as a transcript entry. Throws a one-line message when the sandbox cannot
+    /// posted to the inbox as a recording entry. Throws a one-line message when the sandbox cannot
     /// start or the options cannot be used.
     init(options: InspectorOptions, inbox: MessageInbox, utcOffsetSeconds: Int = 0, recording: Bool = false) throws {
         self.inbox = inbox
@@ -104,39 +105,18 @@ final class LiveSession: @unchecked Sendable {
     var initialChannels: [String] { client.channels.map(\.name) }
 
     /// The recording header for this session.
-    var recordingHeader: TranscriptHeader {
-        TranscriptHeader(tool: Arguments.version, dialect: config.dialect, host: config.host, port: config.port,
+    var recordingHeader: RecordingHeader {
+        RecordingHeader(tool: Arguments.version, dialect: config.dialect, host: config.host, port: config.port,
                          tls: config.tls, appKey: client.options.appKey, channels: initialChannels)
     }
 
-    /// The live environment with auth HTTP observed: each request becomes an `auth` entry (kind,
-    /// endpoint without query, channel, status or error, elapsed ms) — never headers or bodies.
+    /// The live environment with auth HTTP observed: each request becomes an `auth` entry
+    /// (`ClientFeed.recordingAuth`).
     static func recordingEnvironment(_ options: BirdRealtime.Options, inbox: MessageInbox) -> RealtimeEnvironment {
         var environment = RealtimeEnvironment.live
-        let perform = environment.http
-        let channelEndpoint = options.authEndpoint
-        let signinEndpoint = options.memberAuthEndpoint
-        environment.http = { [inbox] request in
-            let what = AuthRecord.describe(url: request.url, body: request.body, channelEndpoint: channelEndpoint,
-                                           signinEndpoint: signinEndpoint)
-            let started = ContinuousClock.now
-            func record(status: Int?, error: String?) {
-                let elapsed = ContinuousClock.now - started
-                let ms = Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-                inbox.post(transcript: .auth(AuthRecord(kind: what.kind, endpoint: what.endpoint, channel: what.channel,
-                                                        status: status, error: error, ms: ms)))
-            }
-            do {
-                let response = try await perform(request)
-                record(status: response.status, error: nil)
-                return response
-            } catch {
-                // The error text may name the URL: keep only the recorded endpoint form of it.
-                let text = "\(error)".replacingOccurrences(of: request.url.absoluteString, with: what.endpoint)
-                record(status: nil, error: text)
-                throw error
-            }
-        }
+        environment.http = ClientFeed.recordingAuth(
+            environment.http, channelEndpoint: options.authEndpoint, signinEndpoint: options.memberAuthEndpoint
+        ) { [inbox] entry in inbox.post(recorded: entry) }
         return environment
     }
 
@@ -162,12 +142,9 @@ final class LiveSession: @unchecked Sendable {
         case .signin:
             let client = self.client
             Task { [inbox] in
-                do {
-                    let member = try await client.signin()
-                    inbox.post(.client(.signinSucceeded(memberId: member.memberId, info: member.info?.description), at: Date()))
-                } catch {
-                    inbox.post(.client(.signinFailed(message: Self.describe(error)), at: Date()))
-                }
+                let result: Result<Member, any Error>
+                do { result = .success(try await client.signin()) } catch { result = .failure(error) }
+                inbox.post(.client(ClientFeed.signin(result), at: Date()))
             }
         case .signout:
             client.signout()
@@ -199,7 +176,7 @@ final class LiveSession: @unchecked Sendable {
                 post(.commandError(command: command, message: "\(name) is not subscribed right now (reconnecting?)"))
             }
         } catch {
-            post(.commandError(command: command, message: Self.describe(error)))
+            post(.commandError(command: command, message: ClientFeed.describe(error)))
         }
     }
 
@@ -257,92 +234,15 @@ final class LiveSession: @unchecked Sendable {
     }
 
     private func handle(_ activity: ClientActivity, recording: Bool) {
-        switch activity {
-        case .stateChange(let change):
-            post(.stateChanged(BirdInspector.StateChange(
-                previous: Self.state(change.previous), current: Self.state(change.current),
-                cause: Self.cause(change.cause), connectionId: change.connectionId,
-                activityTimeout: change.activityTimeout)))
-        case .retryScheduled(let schedule):
-            post(.retryScheduled(BirdInspector.RetrySchedule(
-                delay: schedule.delay, attempt: schedule.attempt, cause: Self.cause(schedule.cause))))
-        case .error(let error):
-            post(.error(ErrorReport(code: error.code, message: error.message, reason: error.reason)))
-        case .signinError(let error):
-            post(.signinFailed(message: error.message))
-        case .wireMessage(let direction, let text):
-            if recording {
-                inbox.post(transcript: .wire(direction: direction == .inbound ? .inbound : .outbound, text: text))
-            }
-        case .networkPath, .endpoint:
-            break  // not shown yet: the state change's cause already says "no network" / the endpoint failure
+        switch ClientFeed.item(activity, recording: recording) {
+        case .client(let event)?: post(event)
+        case .recorded(let entry)?: inbox.post(recorded: entry)
+        case nil: break
         }
     }
 
     private func channelEvent(_ event: BirdRealtime.ChannelEvent) {
-        switch event.name {
-        case BirdProtocol.Event.subscriptionSucceeded:
-            post(.subscribed(channel: event.channel))
-            if let presence = client.channel(named: event.channel) as? PresenceChannel {
-                let members = presence.members
-                    .map { PresenceMember(id: $0.key, info: $0.value.isNull ? nil : $0.value.description) }
-                    .sorted { $0.id < $1.id }
-                post(.membersSnapshot(channel: event.channel, members: members, myId: presence.myId))
-            }
-        case BirdProtocol.Event.subscriptionError:
-            let data = event.data
-            post(.subscriptionError(channel: event.channel, SubscriptionFailure(
-                type: data?["type"]?.stringValue ?? "Error",
-                status: data?["status"]?.intValue,
-                endpoint: data?["endpoint"]?.stringValue,
-                message: data?["error"]?.stringValue ?? data?.description ?? "subscription failed")))
-        case BirdProtocol.Event.memberAdded:
-            let data = event.data
-            guard let id = data?["member_id"]?.stringValue else { return }
-            let info = data?["member_info"].map(\.description)
-            post(.memberAdded(channel: event.channel, PresenceMember(id: id, info: info)))
-        case BirdProtocol.Event.memberRemoved:
-            guard let id = event.data?["member_id"]?.stringValue else { return }
-            post(.memberRemoved(channel: event.channel, memberId: id))
-        case BirdProtocol.Event.connectionCount:
-            guard let count = event.data?["connection_count"]?.intValue else { return }
-            post(.connectionCount(channel: event.channel, count: count))
-        default:
-            // The payload's exact text (after the dialect's string unwrapping): what was sent.
-            post(.event(BirdInspector.ChannelEvent(
-                channel: event.channel, event: event.name, data: event.payload?.text, memberId: event.memberId)))
-        }
-    }
-
-    // MARK: - Mapping
-
-    static func state(_ state: BirdRealtime.ConnectionState) -> BirdInspector.ConnectionState {
-        BirdInspector.ConnectionState(rawValue: state.rawValue) ?? .failed
-    }
-
-    static func cause(_ cause: StateChangeCause) -> TransitionCause {
-        switch cause {
-        case .start: return .started
-        case .connectCalled: return .connectCalled
-        case .handshake: return .handshake
-        case .retry: return .retryDue
-        case .serverClose(let code, let reason): return .closed(code: code, reason: reason, by: .server)
-        case .pongTimeout: return .pongTimeout
-        case .networkError(let message): return .networkError(message)
-        case .protocolViolation(let code, let reason): return .closed(code: code, reason: reason, by: .client)
-        case .handshakeWithoutId: return .handshakeWithoutId
-        case .disconnectCalled: return .disconnectCalled
-        case .dropped: return .dropped
-        case .signout: return .signout
-        case .configuration(let message): return .other("configuration error: \(message)")
-        case .networkUnavailable, .networkRestored, .networkChanged, .endpointUnavailable:
-            return .other(cause.description)
-        }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? any BirdRealtimeError { return error.message }
-        return "\(error)"
+        for mapped in ClientFeed.events(event, client: client) { post(mapped) }
     }
 }
 

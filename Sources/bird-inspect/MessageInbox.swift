@@ -14,7 +14,7 @@ struct InboxItem: Sendable {
         /// For `update` (client events, and for the recording too).
         case message(Message)
         /// For the recording only (wire and auth entries), with the wall time it happened.
-        case transcript(TranscriptEntry, at: Date)
+        case recorded(RecordedEntry, at: Date)
     }
 
     let payload: Payload
@@ -51,7 +51,7 @@ final class MessageInbox: Sendable {
 
     /// Adds a recording-only entry (any thread); a channel event's wire line may be dropped when
     /// the inbox is full (protocol messages never are).
-    func post(transcript entry: TranscriptEntry) {
+    func post(recorded entry: RecordedEntry) {
         let at = Date()
         var bytes = 0
         if case .wire(_, let text) = entry { bytes = 64 + text.utf8.count }
@@ -60,7 +60,7 @@ final class MessageInbox: Sendable {
             if case .wire(_, let text) = entry {
                 kind = q.isFull(adding: bytes) && !WireTextKind.isChannelEvent(text) ? .keep : .wire
             }
-            q.post(InboxItem(payload: .transcript(entry, at: at), instant: ContinuousClock.now), kind: kind, bytes: bytes, at: at)
+            q.post(InboxItem(payload: .recorded(entry, at: at), instant: ContinuousClock.now), kind: kind, bytes: bytes, at: at)
         }
     }
 

@@ -2,6 +2,7 @@
 // every item it drains, in order; it stamps `mono_ms`, buffers the lines and writes them out on
 // every loop turn (so at least every 100 ms) and at exit.
 
+import BirdRecording
 import BirdInspector
 import Foundation
 
@@ -33,8 +34,8 @@ final class Recorder {
 
     /// Writes the header (mono 0) at once and returns its line.
     @discardableResult
-    func writeHeader(_ header: TranscriptHeader) -> String {
-        let line = Transcript.headerLine(header, at: startDate)
+    func writeHeader(_ header: RecordingHeader) -> String {
+        let line = RecordingWriter.header(header, at: startDate)
         append(line)
         flush()
         return line
@@ -42,11 +43,11 @@ final class Recorder {
 
     /// Buffers one entry; returns its line (for `--jsonl`, which prints the same line).
     @discardableResult
-    func record(_ entry: TranscriptEntry, at time: Date, instant: ContinuousClock.Instant) -> String {
+    func record(_ entry: RecordedEntry, at time: Date, instant: ContinuousClock.Instant) -> String {
         let elapsed = instant - start
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         lastMono = max(lastMono, ms)
-        let line = Transcript.line(entry, at: time, monoMs: lastMono)
+        let line = entry.line(at: time, monoMs: lastMono)
         append(line)
         return line
     }

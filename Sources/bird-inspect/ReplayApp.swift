@@ -1,10 +1,13 @@
-// `--replay FILE`: play a recording — no client, no network. The file is streamed (RecordingFile):
+// `--replay FILE`: play a recording — no client, no network. The file is streamed (BirdRecording's
+// RecordingFile):
 // `--jsonl` prints every line in order with only `ts` changed, paced by `mono_ms` / `--speed`; the
 // TUI indexes the file in a first pass (entries, state changes, bad lines) and then feeds the E
 // lines into the same model, view and keys as a live session, a window at a time (Replay.swift in
 // the core keeps playback time).
 
 import BirdInspector
+import BirdRecording
+import BirdWire
 import Foundation
 
 private func complain(_ message: String) {
@@ -19,9 +22,9 @@ func runReplayHeadless(options: InspectorOptions) -> Int32 {
     guard let path = options.replay else { return 2 }
     let file: RecordingFile
     do {
-        file = try RecordingFile(path: path)
+        file = try openRecording(path)
     } catch {
-        complain("\(error)")
+        complain(message(error, path))
         return 1
     }
     let stdout = OutputWriter()
@@ -34,7 +37,7 @@ func runReplayHeadless(options: InspectorOptions) -> Int32 {
         out.removeAll(keepingCapacity: true)
     }
     func emit(_ line: String) {
-        out.append(contentsOf: TranscriptReader.restamp(line, ts: Date()).utf8)
+        out.append(contentsOf: RecordingFormat.restamp(line, ts: Date()).utf8)
         out.append(0x0A)
         if out.count >= 64 * 1024 { flush() }
     }
@@ -44,13 +47,13 @@ func runReplayHeadless(options: InspectorOptions) -> Int32 {
     do {
         while !stopped(), let item = try file.nextItem() {
             switch item {
-            case .header(_, _, let text):
+            case .header(_, let text):
                 emit(text)
             case .problem(let problem):
                 flush()
                 complain("\(path) \(problem) — skipped")
             case .line(let line):
-                if let wait = ReplayPacing.due(monoMs: line.monoMs, speed: options.speed) {
+                if let wait = PlaybackPacing.due(monoMs: line.monoMs, speed: options.speed) {
                     let due = begin + wait
                     if clock.now < due { flush() }
                     while clock.now < due, !stopped() {
@@ -62,11 +65,8 @@ func runReplayHeadless(options: InspectorOptions) -> Int32 {
                 emit(line.text)
             }
         }
-    } catch let error as TranscriptError {
-        complain("\(path): \(error)")
-        return 1
     } catch {
-        complain("\(error)")
+        complain(message(error, path))
         return 1
     }
     flush()
@@ -78,16 +78,13 @@ func runReplayHeadless(options: InspectorOptions) -> Int32 {
 func runReplayTerminal(options: InspectorOptions) -> Int32 {
     installStopHandlers(terminal: true)
     guard let path = options.replay else { return 2 }
-    let index: RecordingIndex
+    let index: PlaybackIndex
     let source: RecordingFile
     do {
         index = try indexRecording(path)
-        source = try RecordingFile(path: path)
-    } catch let error as TranscriptError {
-        complain("\(path): \(error)")
-        return 1
+        source = try openRecording(path)
     } catch {
-        complain("\(error)")
+        complain(message(error, path))
         return 1
     }
     if stopRequested != 0 { return 0 }
@@ -99,15 +96,15 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
                       logSize: options.logSize)
     /// Tops up the model's window of entries from the second pass over the file.
     func supply() {
-        while let wanted = model.replay?.wanted, wanted > 0 {
-            var batch: [ReplayEntry] = []
+        while let wanted = model.playback?.wanted, wanted > 0 {
+            var batch: [PlaybackEntry] = []
             while batch.count < wanted, let item = try? source.nextItem() {
-                if case .line(let line) = item, case .success(let entry) = TranscriptReader.entry(line, startedAt: index.startedAt) {
+                if case .line(let line) = item, case .success(let entry) = PlaybackEntry.make(line, startedAt: index.startedAt) {
                     batch.append(entry)
                 }
             }
             guard !batch.isEmpty else { return }
-            model.replay?.supply(batch)
+            model.playback?.supply(batch)
         }
     }
 
@@ -132,11 +129,11 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
         }
         // Entries due beyond the loaded window play in the same turn (for at most 20 ms).
         let budget = Date().addingTimeInterval(0.02)
-        while model.replay?.starved == true, Date() < budget {
-            let before = model.replay?.position
+        while model.playback?.starved == true, Date() < budget {
+            let before = model.playback?.position
             supply()
             _ = Inspector.update(&model, .tick(now: Date()))
-            if model.replay?.position == before { break }
+            if model.playback?.position == before { break }
         }
         if Date().timeIntervalSince(lastDraw) >= frameInterval {
             terminal.draw(Inspector.view(model, size: terminal.size))
@@ -148,20 +145,37 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
 }
 
 /// The first pass over a recording for the TUI: header, entries, state changes, bad lines.
-private func indexRecording(_ path: String) throws -> RecordingIndex {
-    let file = try RecordingFile(path: path)
-    var index: RecordingIndex?
+private func indexRecording(_ path: String) throws(RecordingFileError) -> PlaybackIndex {
+    let file = try openRecording(path)
+    var index: PlaybackIndex?
     while stopRequested == 0, let item = try file.nextItem() {
         switch item {
-        case .header(let header, let date, _): index = RecordingIndex(header: header, startedAt: date)
+        case .header(let header, _):
+            index = PlaybackIndex(header: header, startedAt: header.startedAt ?? Date(timeIntervalSince1970: 0))
         case .problem(let problem): index?.add(problem)
         case .line(let line):
-            switch TranscriptReader.entry(line, startedAt: file.startedAt) {
+            guard let startedAt = index?.startedAt else { continue }
+            switch PlaybackEntry.make(line, startedAt: startedAt) {
             case .success(let entry): index?.add(entry)
             case .failure(let problem): index?.add(problem)
             }
         }
     }
-    guard let index else { throw TranscriptError.empty }
+    guard let index else { throw .recording(.empty) }
     return index
+}
+
+/// The recording at `path`, for a reader named bird-inspect.
+private func openRecording(_ path: String) throws(RecordingFileError) -> RecordingFile {
+    try RecordingFile(path: path, versions: PlaybackRecording.versions)
+}
+
+/// One line for stderr: a recording problem after the path (`s.jsonl: recording version 2 is not
+/// supported …`), a file problem as "cannot replay PATH: …".
+private func message(_ error: any Error, _ path: String) -> String {
+    switch error {
+    case RecordingFileError.recording(let problem): return "\(path): \(problem)"
+    case let file as RecordingFileError: return "cannot replay \(path): \(file)"
+    default: return "cannot replay \(path): \(error)"
+    }
 }

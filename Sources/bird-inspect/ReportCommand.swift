@@ -1,7 +1,8 @@
 // `bird-inspect report RECORDING -o FILE`: a recording turned into one self-contained HTML page
-// (BirdReport). Reads the file, writes the page (atomically; an existing file only with
+// (BirdReport). Reads the file as a stream, writes the page (atomically; an existing file only with
 // --force). Returns the process exit code (docs/REPORT.md).
 
+import BirdRecording
 import BirdReport
 import Foundation
 
@@ -38,19 +39,19 @@ func runReport(_ args: [String]) -> Int32 {
             return 1
         }
     }
-    let bytes: Data
-    do {
-        bytes = try Data(contentsOf: input, options: .alwaysMapped)
-    } catch {
-        let reason = FileManager.default.fileExists(atPath: options.recording) ? "cannot read the file" : "no such file"
-        complain("\(options.recording): \(reason)")
-        return 1
-    }
+    // Streamed (BirdRecording's RecordingFile): memory does not grow with the recording.
     let summary: SessionSummary
-    do {
-        summary = try RecordingReader.summarize(bytes: bytes)
+    do throws(RecordingFileError) {
+        let file = try RecordingFile(path: options.recording, versions: .report)
+        var summarizer = ReportReader.Summarizer()
+        while let item = try file.nextItem() { summarizer.take(item) }
+        do throws(RecordingError) { summary = try summarizer.finish() } catch { throw .recording(error) }
     } catch {
-        complain("\(options.recording): \(error.message)")
+        switch error {
+        case .recording(let problem): complain("\(options.recording): \(problem)")
+        case .noSuchFile: complain("\(options.recording): no such file")
+        default: complain("\(options.recording): cannot read the file")
+        }
         return 1
     }
     let page = HTMLReport.render(summary, source: options.recording)

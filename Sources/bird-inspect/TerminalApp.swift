@@ -49,7 +49,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
                 if let recorder, case .client(let event, let at) = message {
                     recorder.record(.client(event), at: at, instant: item.instant)
                 }
-            case .transcript(let entry, let at):
+            case .recorded(let entry, let at):
                 recorder?.record(entry, at: at, instant: item.instant)
             }
         }
@@ -69,7 +69,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
                 case .message(.client(.dropped(let count, let w, _), _)):
                     events += count
                     wire += w
-                case .transcript: wire += 1
+                case .recorded: wire += 1
                 case .message: events += 1
                 }
             }

@@ -4,6 +4,7 @@
 // `bird-inspect report …` turns a recording into an HTML page (ReportCommand).
 
 import BirdInspector
+import BirdSandbox
 import Foundation
 
 func fail(_ message: String) -> Never {
@@ -31,6 +32,14 @@ case .success(.keyReference):
     print(KeyBindings.markdown, terminator: "")
     exit(0)
 case .success(.run(let options)):
+    // A scenario is read here (a built-in name or a JSON file), so a bad one is a flag error.
+    if let name = options.scenario {
+        do {
+            _ = try ScenarioCatalogue.load(name)
+        } catch {
+            fail("--scenario: \(error)")
+        }
+    }
     if options.jsonl {
         exit(options.replay != nil ? runReplayHeadless(options: options) : runHeadless(options: options))
     }

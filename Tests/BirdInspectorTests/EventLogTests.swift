@@ -8,7 +8,7 @@ import Testing
 @Suite("Event log ring buffer")
 struct EventLogTests {
     func event(_ i: Int, size: Int = 10) -> ClientEvent {
-        .event(ChannelEvent(channel: "c", event: "e", data: String(repeating: "x", count: size) + "\(i)"))
+        .event(ChannelEventRecord(channel: "c", event: "e", data: String(repeating: "x", count: size) + "\(i)"))
     }
 
     @Test("bounded by entries: keeps the newest, in order")

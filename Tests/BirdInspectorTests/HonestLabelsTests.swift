@@ -17,8 +17,8 @@ struct HonestLabelsTests {
     func oneNumbering(attempt: Int, window: Int) throws {
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
-        h.client(.stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .dropped)), at: 10)
-        let retry = RetrySchedule(delay: .milliseconds(600), attempt: attempt, cause: .dropped)
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)), at: 10)
+        let retry = RetryRecord(delay: .milliseconds(600), attempt: attempt, cause: .dropped)
         h.client(.retryScheduled(retry), at: 10)
         let label = "attempt \(attempt) in 0.6s (≤ \(window) s)"
         #expect(flowed(paneRows(h.render(), Layout(size: h.model.size).connection)).contains(label))
@@ -31,7 +31,7 @@ struct HonestLabelsTests {
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
         h.roster()
-        h.client(.stateChanged(StateChange(previous: .connected, current: .disconnected, cause: .disconnectCalled)), at: 5)
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)), at: 5)
         let members = membersText(h)
         #expect(members.contains("not reconnecting: disconnected — press c to connect"), "\(members)")
         #expect(!members.contains("waiting for reconnect"))
@@ -43,7 +43,7 @@ struct HonestLabelsTests {
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
         h.roster()
-        h.client(.stateChanged(StateChange(previous: .connected, current: .failed,
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .failed,
                                            cause: .closed(code: 4009, reason: "terminated by the app", by: .server))), at: 5)
         let members = membersText(h)
         #expect(members.contains("failed 4009: no retry"), "\(members)")
@@ -56,11 +56,11 @@ struct HonestLabelsTests {
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
         h.roster()
-        h.client(.stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .dropped)), at: 5)
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)), at: 5)
         #expect(membersText(h).contains("(stale: waiting for reconnect)"))
         #expect(membersText(h).contains("alice"), "the last roster is still shown, marked stale")
         #expect(channelsText(h).contains("⟳ waiting for reconnect"))
-        h.client(.stateChanged(StateChange(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 6)
+        h.client(.stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 6)
         #expect(channelsText(h).contains("⟳ waiting for reconnect"))
     }
 

@@ -54,7 +54,7 @@ struct KeyBindingTests {
     @Test("an unavailable key does nothing and the footer says why")
     func unavailableRefuses() {
         var h = Harness(sandbox: false)
-        h.client(.stateChanged(StateChange(previous: .initialized, current: .connecting, cause: .started)), at: 0)
+        h.client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: 0)
         h.type("k")
         #expect(h.commands.isEmpty)
         #expect(h.model.mode == .normal)

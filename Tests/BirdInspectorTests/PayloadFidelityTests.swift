@@ -1,6 +1,7 @@
 // Issue 12: the inspector shows what was sent — the event line, the detail view (pretty and raw),
 // the JSONL `data`, the `sent` line, recordings and replays all carry the payload as received.
 
+import BirdRecording
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct PayloadFidelityTests {
     static let exact = #"{"id":9007199254740993,"b":1,"a":2}"#
     static let spaced = "{ \"id\" : 9007199254740993,\r\n  \"b\" : 1.50, \"a\" : [1e3, -0.0] }"
 
-    func event(_ data: String?) -> ClientEvent { .event(ChannelEvent(channel: "chat", event: "order", data: data)) }
+    func event(_ data: String?) -> ClientEvent { .event(ChannelEventRecord(channel: "chat", event: "order", data: data)) }
 
     @Test("JSONL data embeds the payload as received: digits, member order and spacing; raw CR/LF become spaces")
     func jsonlData() {
@@ -28,7 +29,7 @@ struct PayloadFidelityTests {
     func redacted() {
         let sig = "key:" + String(repeating: "ab", count: 32)
         let line = JSONLines.line(event(#"{ "id" : 9007199254740993, "auth" : "\#(sig)", "z" : {"s": "\#(sig)"}, "a" : 1.50 }"#), at: t0)
-        #expect(line.hasSuffix(#""data":{"id":9007199254740993,"auth":"«redacted»","z":{"s":"«redacted»"},"a":1.50}}"#), "\(line)")
+        #expect(line.hasSuffix(#""data":{"id":9007199254740993,"auth":"key:<redacted>","z":{"s":"key:<redacted>"},"a":1.50}}"#), "\(line)")
     }
 
     @Test("the sent line carries the data that was sent")
@@ -80,7 +81,7 @@ struct PayloadFidelityTests {
             return
         }
         #expect(e.data == #"{ "id" : 9007199254740993,    "b" : 1.50, "a" : [1e3, -0.0] }"#)
-        let recording = try TranscriptReader.read(sampleRecording(extra: [line]))
+        let recording = try PlaybackRecording(text: sampleRecording(extra: [line]))
         var model = Model(replaying: recording, file: "r", speed: 0, size: Size(width: 120, height: 30))
         _ = Inspector.update(&model, .tick(now: t0))
         _ = Inspector.update(&model, .key(.enter))
@@ -91,9 +92,9 @@ struct PayloadFidelityTests {
     @Test("the ts splice changes only ts (member ranges from BirdWire)")
     func restamp() {
         let line = #"{"ts":"2023-11-14T22:13:20.000Z", "mono_ms":5.000,"type":"event","data":{ "id" : 9007199254740993 }}"#
-        #expect(TranscriptReader.restamp(line, ts: t0.addingTimeInterval(1))
+        #expect(RecordingFormat.restamp(line, ts: t0.addingTimeInterval(1))
                 == #"{"ts":"2023-11-14T22:13:21.000Z", "mono_ms":5.000,"type":"event","data":{ "id" : 9007199254740993 }}"#)
-        #expect(TranscriptReader.restamp(#"{"type":"x"}"#, ts: t0) == #"{"ts":"2023-11-14T22:13:20.000Z","type":"x"}"#)
-        #expect(TranscriptReader.restamp("not json", ts: t0) == "not json")
+        #expect(RecordingFormat.restamp(#"{"type":"x"}"#, ts: t0) == #"{"ts":"2023-11-14T22:13:20.000Z","type":"x"}"#)
+        #expect(RecordingFormat.restamp("not json", ts: t0) == "not json")
     }
 }

@@ -1,6 +1,7 @@
 // The --jsonl stdin script as a value (ScriptRunner): commands run in order, each when what it
 // needs exists; waits; deadlines on explicit times; the exit code.
 
+import BirdWire
 import Foundation
 import Testing
 
@@ -28,8 +29,8 @@ struct ScriptDriver {
     mutating func client(_ event: ClientEvent, at seconds: Double) { actions += runner.observe(event, at: Self.at(seconds)) }
 
     mutating func connect(at seconds: Double, subscribing channels: [String] = []) {
-        client(.stateChanged(StateChange(previous: .initialized, current: .connecting, cause: .started)), at: seconds)
-        client(.stateChanged(StateChange(previous: .connecting, current: .connected, cause: .handshake, connectionId: "1.2")),
+        client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: seconds)
+        client(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "1.2")),
                at: seconds)
         for ch in channels { client(.subscribed(channel: ch), at: seconds) }
     }
@@ -106,7 +107,7 @@ struct ScriptRunnerTests {
         #expect(d.take().isEmpty, "one member of two")
         d.client(.memberAdded(channel: "presence-r", PresenceMember(id: "bob")), at: 2)
         #expect(d.take() == [.perform(.disconnect)])
-        d.client(.stateChanged(StateChange(previous: .connected, current: .disconnected, cause: .disconnectCalled)), at: 2.1)
+        d.client(.stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)), at: 2.1)
         #expect(d.take() == [.finished])
         #expect(d.runner.exitCode == 0)
     }
@@ -120,7 +121,7 @@ struct ScriptRunnerTests {
     ])
     func waitTimeouts(line: String, after: Double, message: String) {
         var d = ScriptDriver()
-        d.client(.stateChanged(StateChange(previous: .initialized, current: .connecting, cause: .started)), at: 0)
+        d.client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: 0)
         d.input(line + "\nquit")
         d.tick(after - 0.001)
         #expect(d.take().isEmpty)
@@ -134,13 +135,13 @@ struct ScriptRunnerTests {
         var d = ScriptDriver()
         d.connect(at: 0, subscribing: ["private-c"])
         d.input("wait event private-c ready\ntrigger private-c client-go\nwait event private-c ready 5\nquit")
-        d.client(.event(ChannelEvent(channel: "private-c", event: "ready")), at: 1)
+        d.client(.event(ChannelEventRecord(channel: "private-c", event: "ready")), at: 1)
         #expect(d.take() == [.perform(.trigger(channel: "private-c", event: "client-go", data: nil))],
                 "the first wait is met; the second needs a ready after the trigger ran")
-        d.client(.event(ChannelEvent(channel: "private-c", event: "other")), at: 2)
-        d.client(.event(ChannelEvent(channel: "other", event: "ready")), at: 2)
+        d.client(.event(ChannelEventRecord(channel: "private-c", event: "other")), at: 2)
+        d.client(.event(ChannelEventRecord(channel: "other", event: "ready")), at: 2)
         #expect(d.take().isEmpty)
-        d.client(.event(ChannelEvent(channel: "private-c", event: "ready")), at: 3)
+        d.client(.event(ChannelEventRecord(channel: "private-c", event: "ready")), at: 3)
         #expect(d.take() == [.finished])
     }
 
@@ -217,7 +218,7 @@ struct ScriptRunnerTests {
         d.tick(1)
         #expect(d.take() == [.commandError(command: "trigger private-a client-x", message: "private-a not subscribed after 1 s")])
         d.client(.subscribed(channel: "private-b"), at: 2)
-        d.client(.stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .dropped)), at: 3)
+        d.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)), at: 3)
         d.input("trigger private-b client-y", at: 3)
         #expect(d.take().isEmpty, "private-b waits for its resubscription")
         d.client(.subscribed(channel: "private-b"), at: 3.5)

@@ -53,8 +53,8 @@ struct Harness {
 
     /// Connects and subscribes a public, a private and a presence channel.
     mutating func connectAndSubscribe() {
-        client(.stateChanged(StateChange(previous: .initialized, current: .connecting, cause: .started)), at: 0)
-        client(.stateChanged(StateChange(previous: .connecting, current: .connected, cause: .handshake,
+        client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: 0)
+        client(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake,
                                          connectionId: "123.456", activityTimeout: .seconds(60))), at: 0.25)
         for ch in ["chat", "private-orders", "presence-room"] {
             type(":subscribe \(ch)\n")
@@ -77,7 +77,7 @@ struct Harness {
     /// `n` app events on chat.
     mutating func events(_ n: Int, from: Double = 1, channel: String = "chat") {
         for i in 0..<n {
-            client(.event(ChannelEvent(channel: channel, event: "message", data: #"{"n":\#(i),"text":"hello \#(i)"}"#)),
+            client(.event(ChannelEventRecord(channel: channel, event: "message", data: #"{"n":\#(i),"text":"hello \#(i)"}"#)),
                    at: from + Double(i) * 0.01)
         }
     }

@@ -1,5 +1,6 @@
 // JSON pretty-printing, redaction, JSONL lines, command text and the command line.
 
+import BirdWire
 import Foundation
 import Testing
 
@@ -63,22 +64,22 @@ struct JSONLinesTests {
 
     @Test("each line decodes with ts and type and the documented fields")
     func lines() throws {
-        let state = try decode(JSONLines.line(.stateChanged(StateChange(previous: .connecting, current: .connected, cause: .handshake,
+        let state = try decode(JSONLines.line(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake,
                                                                          connectionId: "1.2")), at: t0.addingTimeInterval(0.123)))
         #expect(state["ts"] as? String == "2023-11-14T22:13:20.123Z")
         #expect(state["type"] as? String == "state")
         #expect(state["current"] as? String == "connected")
         #expect(state["connection_id"] as? String == "1.2")
 
-        let retry = try decode(JSONLines.line(.retryScheduled(RetrySchedule(delay: .milliseconds(1500), attempt: 3, cause: .dropped)), at: t0))
+        let retry = try decode(JSONLines.line(.retryScheduled(RetryRecord(delay: .milliseconds(1500), attempt: 3, cause: .dropped)), at: t0))
         #expect(retry["in_ms"] as? Int == 1500)
         #expect(retry["attempt"] as? Int == 3)
 
-        let event = try decode(JSONLines.line(.event(ChannelEvent(channel: "c", event: "e", data: #"{"n":1}"#, memberId: "m")), at: t0))
+        let event = try decode(JSONLines.line(.event(ChannelEventRecord(channel: "c", event: "e", data: #"{"n":1}"#, memberId: "m")), at: t0))
         #expect((event["data"] as? [String: Any])?["n"] as? Int == 1)
         #expect(event["member_id"] as? String == "m")
 
-        let raw = try decode(JSONLines.line(.event(ChannelEvent(channel: "c", event: "e", data: "not json")), at: t0))
+        let raw = try decode(JSONLines.line(.event(ChannelEventRecord(channel: "c", event: "e", data: "not json")), at: t0))
         #expect(raw["data"] as? String == "not json")
 
         let members = try decode(JSONLines.line(.membersSnapshot(channel: "presence-x", members: [PresenceMember(id: "a", info: #"{"k":2}"#)],

@@ -49,7 +49,7 @@ struct UpdateTests {
         h.type(#"{"on":true}"# + "\n")
         #expect(h.commands == [.trigger(channel: "private-orders", event: "client-typing", data: #"{"on":true}"#)])
         // Not subscribed right now (connection lost): refused.
-        h.client(.stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .dropped)), at: 9)
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)), at: 9)
         h.commands = []
         h.type("t")
         #expect(h.model.flash?.text.contains("not subscribed right now") == true)
@@ -86,9 +86,9 @@ struct UpdateTests {
         h.commands = []
         h.type("x")
         #expect(h.commands == [.drop])
-        h.client(.stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .dropped)), at: 2)
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)), at: 2)
         h.type("d")
-        h.client(.stateChanged(StateChange(previous: .unavailable, current: .disconnected, cause: .disconnectCalled)), at: 3)
+        h.client(.stateChanged(StateChangeRecord(previous: .unavailable, current: .disconnected, cause: .disconnectCalled)), at: 3)
         h.type("c")
         h.type("i")
         h.client(.signinSucceeded(memberId: "m-9", info: nil), at: 4)
@@ -137,11 +137,11 @@ struct UpdateTests {
     func channelsAcrossReconnects() {
         var h = Harness()
         h.connectAndSubscribe()
-        h.client(.stateChanged(StateChange(previous: .connected, current: .unavailable, cause: .pongTimeout)), at: 3)
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .pongTimeout)), at: 3)
         #expect(h.model.channels.allSatisfy { $0.status == .waitingForReconnect })
         #expect(h.model.connection.lastClose?.code == 4201)
-        h.client(.stateChanged(StateChange(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 4)
-        h.client(.stateChanged(StateChange(previous: .connecting, current: .connected, cause: .handshake, connectionId: "9.9")), at: 5)
+        h.client(.stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 4)
+        h.client(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "9.9")), at: 5)
         #expect(h.model.channels.allSatisfy { $0.status == .subscribing })
         #expect(h.model.connection.connectionId == "9.9")
         h.client(.subscriptionError(channel: "private-orders", SubscriptionFailure(type: "AuthError", status: 403, endpoint: "http://127.0.0.1/auth",

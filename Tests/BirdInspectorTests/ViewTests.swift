@@ -36,9 +36,9 @@ struct ViewTests {
     func backoff(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
-        h.client(.stateChanged(StateChange(previous: .connected, current: .unavailable,
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable,
                                            cause: .closed(code: 1006, reason: "", by: .server))), at: 10)
-        h.client(.retryScheduled(RetrySchedule(delay: .milliseconds(4000), attempt: 2, cause: .closed(code: 1006, reason: "", by: .server))), at: 10)
+        h.client(.retryScheduled(RetryRecord(delay: .milliseconds(4000), attempt: 2, cause: .closed(code: 1006, reason: "", by: .server))), at: 10)
         h.tick(10.5)
         let first = h.render()
         expectPanesFramed(first)
@@ -53,7 +53,7 @@ struct ViewTests {
         // The retry shows in the log too.
         #expect(contains(first, "◆ retry"))
         // Reconnecting clears the countdown.
-        h.client(.stateChanged(StateChange(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 14.6)
+        h.client(.stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 14.6)
         #expect(!flowed(paneRows(h.render(), Layout(size: size).connection)).contains("attempt 2 in"))
     }
 
@@ -61,7 +61,7 @@ struct ViewTests {
     func failed4009(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
-        h.client(.stateChanged(StateChange(previous: .connected, current: .failed,
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .failed,
                                            cause: .closed(code: 4009, reason: "terminated by the app", by: .server))), at: 5)
         h.client(.error(ErrorReport(code: 4009, message: "unauthorized", reason: "terminated by the app")), at: 5)
         let g = h.render()
@@ -121,7 +121,7 @@ struct ViewTests {
         var h = Harness(size: size)
         h.connectAndSubscribe()
         h.events(4)
-        h.client(.event(ChannelEvent(channel: "private-orders", event: "order-created", data: #"{"id":"A-77"}"#)), at: 2)
+        h.client(.event(ChannelEventRecord(channel: "private-orders", event: "order-created", data: #"{"id":"A-77"}"#)), at: 2)
         h.type("/a-77\n")
         let g = h.render()
         expectPanesFramed(g)
@@ -149,7 +149,7 @@ struct ViewTests {
         var h = Harness(size: size)
         h.connectAndSubscribe()
         let data = #"{"user":{"id":7,"tags":["a","b"]},"auth":"key:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","n":1.50}"#
-        h.client(.event(ChannelEvent(channel: "private-orders", event: "order-created", data: data)), at: 2)
+        h.client(.event(ChannelEventRecord(channel: "private-orders", event: "order-created", data: data)), at: 2)
         h.press(.enter)
         let g = h.render()
         #expect(contains(g, " Detail "))
@@ -158,12 +158,12 @@ struct ViewTests {
         #expect(contains(g, "    \"id\": 7,"))
         #expect(contains(g, "      \"a\","))
         #expect(contains(g, "\"n\": 1.50"))
-        #expect(contains(g, "«redacted»"))
+        #expect(contains(g, "key:<redacted>"))
         #expect(!g.text.contains("0123456789abcdef0123"))
         h.press(.escape)
         #expect(h.model.mode == .normal)
 
-        h.client(.event(ChannelEvent(channel: "chat", event: "raw", data: "not {json")), at: 3)
+        h.client(.event(ChannelEventRecord(channel: "chat", event: "raw", data: "not {json")), at: 3)
         h.press(.enter)
         let raw = h.render()
         #expect(contains(raw, "not valid JSON — shown raw"))
@@ -173,7 +173,7 @@ struct ViewTests {
     @Test("help overlay lists every main key and says why unavailable ones are", arguments: screenSizes)
     func help(size: Size) {
         var h = Harness(size: size, sandbox: false)
-        h.client(.stateChanged(StateChange(previous: .initialized, current: .connecting, cause: .started)), at: 0)
+        h.client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: 0)
         h.type("?")
         let g = h.render()
         #expect(contains(g, " Help — keys "))

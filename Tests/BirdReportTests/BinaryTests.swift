@@ -1,3 +1,4 @@
+import BirdRecording
 import BirdReport
 import Foundation
 import Testing
@@ -72,7 +73,7 @@ import Testing
         let result = try run([recording, "-o", "-"])
         #expect(result.status == 0)
         let expected = HTMLReport.render(
-            SessionSummary(recording: try RecordingReader.read(text: try Fixture.text("over-capacity"))),
+            SessionSummary(recording: try ReportReader.read(text: try Fixture.text("over-capacity"))),
             source: recording)
         #expect(result.stdout == expected)
     }
@@ -99,7 +100,8 @@ import Testing
         let wrong = try run([notOne, "-o", "-"])
         #expect(wrong.status == 1)
         #expect(
-            wrong.stderr == "bird-inspect report: \(notOne): not a recording: the first line is not a JSON object\n")
+            wrong.stderr
+                == "bird-inspect report: \(notOne): not a bird-inspect recording: the first line is not a JSON object\n")
         #expect(wrong.stdout.isEmpty)
         let future = dir.appendingPathComponent("v9.jsonl").path
         try "{\"mono_ms\":0,\"type\":\"recording\",\"version\":9}\n".write(

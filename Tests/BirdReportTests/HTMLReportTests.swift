@@ -1,3 +1,4 @@
+import BirdRecording
 import BirdReport
 import Foundation
 import Testing
@@ -34,9 +35,9 @@ import Testing
     func theSameRecordingGivesTheSameBytes(fixture: String) throws {
         let text = try Fixture.text(fixture)
         let first = HTMLReport.render(
-            SessionSummary(recording: try RecordingReader.read(text: text)), source: "r.jsonl")
+            SessionSummary(recording: try ReportReader.read(text: text)), source: "r.jsonl")
         let second = HTMLReport.render(
-            SessionSummary(recording: try RecordingReader.read(text: text)), source: "r.jsonl")
+            SessionSummary(recording: try ReportReader.read(text: text)), source: "r.jsonl")
         #expect(first == second)
     }
 

@@ -187,7 +187,7 @@ import Testing
                 "the recorder dropped 12 entries (3 wire)",
             ])
         #expect(s.unknownTypes == [NameCount(name: "hologram", count: 2)])
-        #expect(s.skipped == [SkippedLine(number: 7, reason: "state line without current")])
+        #expect(s.skipped.map(\.description) == ["line 7: state line without current"])
         #expect(ScenarioMatcher.matches(s).map(\.name) == ["edge-restart"])
     }
 

@@ -1,3 +1,4 @@
+import BirdRecording
 import BirdReport
 import Foundation
 import Testing
@@ -15,7 +16,7 @@ enum Fixture {
 
     /// The summary of `Fixtures/NAME.jsonl`.
     static func summary(_ name: String) throws -> SessionSummary {
-        SessionSummary(recording: try RecordingReader.read(text: try text(name)))
+        SessionSummary(recording: try ReportReader.read(text: try text(name)))
     }
 }
 
@@ -49,7 +50,7 @@ struct Handmade {
 
     var text: String { ([header] + lines).joined(separator: "\n") + "\n" }
 
-    func recording() throws -> Recording { try RecordingReader.read(text: text) }
+    func recording() throws -> Recording { try ReportReader.read(text: text) }
 
     func summary() throws -> SessionSummary { SessionSummary(recording: try recording()) }
 }

@@ -57,6 +57,25 @@ import Testing
         #expect(all.contains { $0.contains("news\\n[12:00:00.000] close 1.1: 4200 forged\\u001b[2J") })
         #expect(all.contains { $0.contains("bye\\r\\n\\u001b]0;title\\u0007") })
     }
+
+    @Test func theSandboxLogGoesThroughTheRedactionPolicy() throws {
+        let lines = LogLines()
+        var configuration = SandboxConfiguration(clientEvents: true)
+        configuration.log = { lines.append($0) }
+        let edge = try Sandbox(configuration: configuration).edge
+        let id = try #require(
+            edge.open(link: FakeLink(), path: "/app/sandbox-key", query: [("protocol", "7")], remote: "127.0.0.1:1"))
+        // A close reason is whatever a client sent: secrets in it must not reach the operator's log.
+        let signature = String(repeating: "ab", count: 32)
+        edge.connectionEnded(
+            id: id, code: 4000,
+            reason: #"{"shared_secret":"k3y","auth":"sandbox-key:\#(signature)"} Bearer t0k3n https://h/a?token=q"#)
+        let all = lines.all.joined(separator: "\n")
+        for secret in ["k3y", signature, "t0k3n", "token=q", configuration.appSecret] {
+            #expect(!all.contains(secret), "\(secret) in \(all)")
+        }
+        #expect(all.contains("sandbox-key:<redacted>"))
+    }
 }
 
 /// Log lines collected from any thread.

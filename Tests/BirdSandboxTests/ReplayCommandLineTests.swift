@@ -7,7 +7,7 @@ import Testing
 /// `bird-sandbox --replay FILE`: flags, dialect, errors.
 struct ReplayCommandLineTests {
     private func recording(dialect: Dialect = .pusher) throws -> String {
-        var t = TranscriptBuilder(dialect: dialect)
+        var t = RecordingBuilder(dialect: dialect)
         t.state(0, "initialized", "connecting")
         t.inbound(10, t.handshake("1.1"))
         return try temporaryRecording(t.text)
@@ -55,19 +55,19 @@ struct ReplayCommandLineTests {
         #expect(message(["--replay", ""]) == "--replay needs a recording file")
         #expect(
             message(["--replay", "/nonexistent.jsonl"])?.hasPrefix("--replay: /nonexistent.jsonl: cannot read") == true)
-        let future = try temporaryRecording(TranscriptBuilder(version: 2).text)
+        let future = try temporaryRecording(RecordingBuilder(version: 2).text)
         defer { try? FileManager.default.removeItem(atPath: future) }
         #expect(
             message(["--replay", future])
                 == "--replay: \(future): recording version 2 is not supported (this bird-sandbox reads version 1)")
-        let empty = try temporaryRecording(TranscriptBuilder().text)
+        let empty = try temporaryRecording(RecordingBuilder().text)
         defer { try? FileManager.default.removeItem(atPath: empty) }
         #expect(
             message(["--replay", empty]) == "--replay: \(empty): nothing to replay (no connection attempt was recorded)"
         )
         let headless = try temporaryRecording(#"{"ts":"x","mono_ms":0,"type":"state","previous":"a","current":"b"}"#)
         defer { try? FileManager.default.removeItem(atPath: headless) }
-        #expect(message(["--replay", headless])?.contains("not a recording header") == true)
+        #expect(message(["--replay", headless])?.contains("not a bird-inspect recording") == true)
     }
 
     @Test func usageMentionsReplay() {

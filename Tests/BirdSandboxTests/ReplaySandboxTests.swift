@@ -9,14 +9,14 @@ import WebSocket
 @Suite(.serialized) struct ReplaySandboxTests {
     @Test("segments over sockets: verbatim handshake, answers, close, refusal, open end, then the edge")
     func replayOverSockets() async throws {
-        var t = TranscriptBuilder()
+        var t = RecordingBuilder()
         t.state(0, "initialized", "connecting", cause: "client started")
         t.inbound(10, t.handshake("111.222"))
         t.state(11, "connecting", "connected", cause: "handshake received")
         t.outbound(20, t.subscribe("public-demo"))
         t.inbound(25, t.succeeded("public-demo"))
         t.state(
-            125, "connected", "connecting", cause: TranscriptBuilder.serverClosed(4200, "edge restarting"), code: 4200)
+            125, "connected", "connecting", cause: RecordingBuilder.serverClosed(4200, "edge restarting"), code: 4200)
         t.state(130, "connecting", "unavailable", cause: "network error: connection refused")
         t.state(400, "unavailable", "connecting", cause: "retry due")
         t.inbound(410, t.handshake("333.444"))

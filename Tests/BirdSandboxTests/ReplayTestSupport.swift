@@ -5,7 +5,7 @@ import Synchronization
 @testable import BirdSandbox
 
 /// Writes a recording (docs/RECORDING.md, version 1) line by line, for hand-written transcripts.
-struct TranscriptBuilder {
+struct RecordingBuilder {
     private(set) var lines: [String] = []
     let dialect: Dialect
 
@@ -47,9 +47,9 @@ struct TranscriptBuilder {
 
     var text: String { lines.joined(separator: "\n") + "\n" }
 
-    func transcript() throws -> ReplayTranscript { try ReplayTranscript(parsing: text) }
+    func source() throws -> ServerReplaySource { try ServerReplaySource(parsing: text) }
 
-    func plan(grace: Double = 10) throws -> ReplayPlan { ReplayPlan(transcript: try transcript(), expectGrace: grace) }
+    func plan(grace: Double = 10) throws -> ServerReplayPlan { ServerReplayPlan(source: try source(), expectGrace: grace) }
 
     // MARK: Message texts in this builder's dialect
 

@@ -27,7 +27,7 @@ extension Integration {
         /// Codes from the retry bands (immediate 4200–4299, backoff 4100–4199, standard, 4300+).
         static let retryCodes = [1000, 1001, 1011, 1012, 4100, 4150, 4199, 4200, 4201, 4250, 4299, 4300, 4999]
 
-        static func faults(count: Int, rng: inout SplitMix) -> [Fault] {
+        static func faults(count: Int, rng: inout SplitMix64) -> [Fault] {
             var all: [Fault] = []
             for i in 0..<45 { all.append(.close(retryCodes[(i + Int(rng.next() % 13)) % retryCodes.count])) }
             all += Array(repeating: .drop, count: 35)
@@ -129,7 +129,7 @@ struct Soak {
     /// A steady second client on every presence channel, as member `watcher`.
     let watcher: ClientFixture
     let tag: String
-    var rng: SplitMix
+    var rng: SplitMix64
     /// Sequence numbers received per channel (every handler records its channel's `tick`s).
     let deliveries = Box<[String: [Int]]>([:])
     var published: [String: [Int]] = [:]
@@ -140,7 +140,7 @@ struct Soak {
     init(sandbox: SandboxFixture, seed: UInt64, tag: String) {
         self.sandbox = sandbox
         self.tag = tag
-        rng = SplitMix(seed: seed)
+        rng = SplitMix64(seed: seed)
         client = ClientFixture(sandbox: sandbox, member: "soak", seed: seed)
         watcher = ClientFixture(sandbox: sandbox, member: "watcher", seed: seed &+ 1)
         for name in Tests.all {
@@ -367,18 +367,5 @@ struct Soak {
         }
         #expect(recorder.errors.isEmpty, "\(tag) no onError during the soak: \(recorder.errors.prefix(5))")
         #expect(!recorder.states.contains(.failed))
-    }
-}
-
-/// SplitMix64: a small seedable generator for the fault order.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -48,7 +48,7 @@ extension Integration {
             live.stop()
 
             // The transcript reads back into one segment per connection attempt.
-            let plan = ReplayPlan(transcript: try ReplayTranscript(parsing: text))
+            let plan = ServerReplayPlan(source: try ServerReplaySource(parsing: text))
             let attempts = recorded.filter { $0.current == .connecting }.count
             #expect(plan.segments.count == attempts, "segments of\n\(text)")
             #expect(plan.segments.contains { $0.isRefused }, "the restart's refused attempts")
@@ -117,7 +117,7 @@ extension Integration {
             await original.shutdown()
             live.stop()
 
-            let plan = ReplayPlan(transcript: try ReplayTranscript(parsing: text))
+            let plan = ServerReplayPlan(source: try ServerReplaySource(parsing: text))
             #expect(
                 plan.segments.map(\.end) == [.silence, .close(code: 4009, reason: "terminated by the app")],
                 "segments of\n\(text)")

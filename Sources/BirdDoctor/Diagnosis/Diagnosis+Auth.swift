@@ -141,7 +141,7 @@ extension Diagnosis {
 
     private static func requestDetails(_ check: AuthCheck, target: DoctorTarget) -> [DoctorDetail] {
         var details = [
-            DoctorDetail("endpoint", .string(DoctorText.endpoint(check.endpoint))),
+            DoctorDetail("endpoint", .string(Redaction.diagnosticEndpoint(check.endpoint))),
             DoctorDetail("connection_id", .string(check.connectionId)),
         ]
         if !target.authHeaders.isEmpty {

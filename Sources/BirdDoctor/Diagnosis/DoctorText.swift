@@ -45,64 +45,6 @@ enum DoctorText {
         return address
     }
 
-    /// An endpoint URL safe to show: the password of user info and the values of query
-    /// parameters whose names suggest a secret are replaced; a fragment is dropped.
-    static func endpoint(_ url: String) -> String {
-        var base = Substring(url)
-        if let hash = base.firstIndex(of: "#") { base = base[..<hash] }
-        var query: Substring?
-        if let mark = base.firstIndex(of: "?") {
-            query = base[base.index(after: mark)...]
-            base = base[..<mark]
-        }
-        var shown = String(base)
-        if let scheme = base.range(of: "://") {
-            let authority = base[scheme.upperBound...].prefix { $0 != "/" }
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                shown = String(base[..<authority.index(after: colon)]) + Redaction.placeholder + String(base[at...])
-            }
-        }
-        guard let query else { return shown }
-        let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            guard let (name, value) = queryPair(item) else { return String(item) }
-            return isSecretParameter(name, value) ? "\(name)=\(Redaction.placeholder)" : String(item)
-        }
-        return shown + "?" + items.joined(separator: "&")
-    }
-
-    /// The values ``endpoint(_:)`` hides (the user info password, secret-looking query values).
-    static func endpointSecrets(_ url: String) -> [String] {
-        var out: [String] = []
-        let beforeFragment = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let parts = beforeFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        if let base = parts.first, let scheme = base.range(of: "://") {
-            let authority = base[scheme.upperBound...].prefix { $0 != "/" }
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                out.append(String(authority[authority.index(after: colon)..<at]))
-            }
-        }
-        if parts.count == 2 {
-            for item in parts[1].split(separator: "&") {
-                if let (name, value) = queryPair(item), isSecretParameter(name, value) {
-                    out.append(value)
-                    out.append(value.removingPercentEncoding ?? value)
-                }
-            }
-        }
-        return out
-    }
-
-    private static func queryPair(_ item: Substring) -> (String, String)? {
-        guard let equals = item.firstIndex(of: "=") else { return nil }
-        return (String(item[..<equals]), String(item[item.index(after: equals)...]))
-    }
-
-    private static func isSecretParameter(_ name: String, _ value: String) -> Bool {
-        let lower = name.lowercased()
-        return Redaction.redactHeader(name: name, value: value) != value
-            || ["session", "sig", "password", "jwt"].contains { lower.contains($0) }
-    }
-
     /// A list of names as "`a`, `b` and `c`".
     static func names(_ items: [String]) -> String {
         let quoted = items.map { "`\($0)`" }

@@ -90,7 +90,7 @@ public struct DoctorTarget: Sendable, Equatable {
             }
         }
         for endpoint in [authEndpoint, memberAuthEndpoint].compactMap({ $0 }) {
-            out += DoctorText.endpointSecrets(endpoint)
+            out += Redaction.endpointSecrets(endpoint)
         }
         if let knownSecret { out.append(knownSecret) }
         return out.filter { $0.count >= 4 }
@@ -138,8 +138,7 @@ public struct HeaderLine: Sendable, Equatable {
     /// `Name: <redacted>` (`Authorization: Bearer <redacted>`: a scheme word is kept), for
     /// output. Every value is treated as a secret, whatever the header's name.
     public var redacted: String {
-        if let space = value.firstIndex(of: " ") { return "\(name): \(value[...space])\(Redaction.placeholder)" }
-        return "\(name): \(Redaction.placeholder)"
+        Redaction.headerLine(name: name, value: value)
     }
 }
 

@@ -133,16 +133,16 @@ public enum DoctorArguments {
         } else if (o.appKey ?? "").isEmpty {
             throw DoctorArgumentError("--app-key is required (or BIRD_APP_KEY) unless --sandbox")
         }
-        if !o.sandbox && o.insecure && !isLoopback(o.effectiveHost) {
+        if !o.sandbox && o.insecure && !Loopback.isLoopback(host: o.effectiveHost) {
             throw DoctorArgumentError(
-                "--insecure (plain ws://) is refused for \(o.effectiveHost): only localhost, 127.0.0.1 and [::1]")
+                "--insecure (plain ws://) is refused for \(o.effectiveHost): only loopback hosts (localhost, 127.x.y.z, [::1])")
         }
         for endpoint in [o.authEndpoint, o.memberAuthEndpoint].compactMap({ $0 })
         where endpoint.lowercased().hasPrefix("http://") {
             if !o.insecure && !o.sandbox {
                 throw DoctorArgumentError("plain http:// auth endpoint \(endpoint) needs --insecure")
             }
-            if !isLoopback(URLComponents(string: endpoint)?.host ?? "") {
+            if !Loopback.isLoopback(host: URLComponents(string: endpoint)?.host ?? "") {
                 throw DoctorArgumentError("plain http:// auth endpoint refused for a non-loopback host: \(endpoint)")
             }
         }
@@ -171,11 +171,6 @@ public enum DoctorArguments {
         if let d = text("BIRD_DIALECT") { o.dialect = try dialect(d) }
     }
 
-    /// Whether a host is loopback (`localhost`, `127.0.0.1`, `::1`).
-    public static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return h == "localhost" || h == "127.0.0.1" || h == "::1"
-    }
 
     // MARK: - Values
 

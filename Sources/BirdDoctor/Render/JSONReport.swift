@@ -7,7 +7,7 @@ public enum JSONReport {
 
     /// Pretty-printed JSON text, ending with a newline.
     public static func render(_ report: DoctorReport) -> String {
-        DoctorRedaction.scrub(value(report).prettyDescription, secrets: report.target.secrets) + "\n"
+        Redaction.scrub(value(report).prettyDescription, urls: .redactSecretQueryValues, secrets: report.target.secrets) + "\n"
     }
 
     /// The document as a value (not yet redacted: render it with ``render(_:)``).
@@ -18,8 +18,8 @@ public enum JSONReport {
             "tls": .bool(target.tls), "app_key": .string(target.appKey), "dialect": .string(target.dialect.rawValue),
             "public_channel": .string(target.publicChannel), "auth_channel": .string(target.authChannel),
             "timeout_s": JSONValue(seconds(target.timeout)),
-            "auth_endpoint": target.authEndpoint.map { .string(DoctorText.endpoint($0)) } ?? .null,
-            "member_auth_endpoint": target.memberAuthEndpoint.map { .string(DoctorText.endpoint($0)) } ?? .null,
+            "auth_endpoint": target.authEndpoint.map { .string(Redaction.diagnosticEndpoint($0)) } ?? .null,
+            "member_auth_endpoint": target.memberAuthEndpoint.map { .string(Redaction.diagnosticEndpoint($0)) } ?? .null,
             "sandbox": .bool(target.note != nil),
         ]
         if let caFile = target.caFile { targetObject["ca_file"] = .string(caFile) }

@@ -7,8 +7,7 @@ enum ConnectionURL {
 
     /// Whether `host` is a loopback name the `allowInsecure` exception applies to.
     static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased()
-        return h == "localhost" || h == "127.0.0.1" || h == "::1" || h == "[::1]"
+        Loopback.isLoopback(host: host)
     }
 
     /// `ws[s]://HOST[:PORT]/app/KEY?protocol=7&client=swift&version=V`, or a configuration error.

@@ -1,3 +1,5 @@
+import BirdRecording
+
 import BirdWire
 
 extension SessionSummary {
@@ -6,7 +8,7 @@ extension SessionSummary {
     public init(recording: Recording) {
         var builder = SummaryBuilder(header: recording.header)
         for line in recording.lines { builder.take(line) }
-        self = builder.finish(skipped: recording.skipped)
+        self = builder.finish(skipped: recording.problems)
     }
 }
 
@@ -25,7 +27,7 @@ struct SummaryBuilder {
     /// The last end, until the next state change: a `retry` line belongs to it.
     private var endAwaitingRetry: Int?
     private var unknown: [String: Int] = [:]
-    private var skipped: [SkippedLine] = []
+    private var skipped: [RecordingProblem] = []
 
     /// What a channel's walk keeps besides its summary.
     private struct ChannelProgress {
@@ -67,7 +69,7 @@ struct SummaryBuilder {
         }
     }
 
-    mutating func finish(skipped readerSkipped: [SkippedLine]) -> SessionSummary {
+    mutating func finish(skipped readerSkipped: [RecordingProblem]) -> SessionSummary {
         let end = now
         summary.endMs = end
         summary.spans.append(
@@ -89,7 +91,7 @@ struct SummaryBuilder {
             return channel
         }
         summary.unknownTypes = unknown.map { NameCount(name: $0.key, count: $0.value) }.sorted { $0.name < $1.name }
-        summary.skipped = (readerSkipped + skipped).sorted { $0.number < $1.number }
+        summary.skipped = (readerSkipped + skipped).sorted { $0.line < $1.line }
         return summary
     }
 
@@ -97,7 +99,7 @@ struct SummaryBuilder {
 
     private mutating func takeState(_ line: RecordingLine) {
         guard let currentName = line.string("current") else {
-            skipped.append(SkippedLine(number: line.number, reason: "state line without current"))
+            skipped.append(RecordingProblem(line: line.number, type: line.type, reason: "state line without current"))
             return
         }
         let next = SessionState(name: currentName)
@@ -147,7 +149,7 @@ struct SummaryBuilder {
 
     private mutating func takeRetry(_ line: RecordingLine) {
         guard let recorded = line.number("in_ms") else { return }
-        let wait = min(max(recorded, 0), RecordingReader.maxMonoMs)
+        let wait = min(max(recorded, 0), Double(RecordingFormat.maxMonoMs))
         let attempt = line.int("attempt")
         summary.retries.append(RetryWait(atMs: now, waitMs: wait, attempt: attempt, cause: line.string("cause")))
         if let i = endAwaitingRetry {
@@ -272,7 +274,7 @@ struct SummaryBuilder {
             label = "the recorder dropped \(count) entr\(count == 1 ? "y" : "ies")"
             if let wire = line.int("wire"), wire > 0 { label += " (\(wire) wire)" }
         } else {
-            label = Self.scalarFields(line.fields)
+            label = Self.scalarFields(line.fields.object)
         }
         summary.markers.append(Marker(atMs: now, timestamp: line.timestamp, kind: kind, label: label))
     }

@@ -1,3 +1,5 @@
+import BirdRecording
+
 /// What happened in a recorded session, as plain values: the state spans, every lost connection
 /// and failed attempt, the outages and retries, the channels, the auth requests, the errors and
 /// the other marked moments. Built from a ``Recording`` by ``init(recording:)``; rendered by
@@ -37,7 +39,7 @@ public struct SessionSummary: Sendable, Equatable {
     /// Lines of types this report does not know, by type.
     public var unknownTypes: [NameCount]
     /// Lines the reader skipped.
-    public var skipped: [SkippedLine]
+    public var skipped: [RecordingProblem]
 
     /// An empty summary for `header` (the builder fills it in).
     public init(header: RecordingHeader) {

@@ -1,3 +1,5 @@
+import BirdWire
+
 /// HTML text helpers: escaping, scrubbed text from the recording, and tables.
 enum HTML {
     /// `text` safe in element content and in double-quoted attributes. C0 control characters
@@ -22,10 +24,10 @@ enum HTML {
     }
 
     /// Text that came from the recording: shortened to `limit` characters, scrubbed of
-    /// secrets (``ReportRedaction``), escaped.
+    /// secrets (BirdWire's `Redaction`), escaped.
     static func recorded(_ text: String, limit: Int = 300) -> String {
         let short = text.count > limit ? String(text.prefix(limit)) + "…" : text
-        return escape(ReportRedaction.scrub(short))
+        return escape(Redaction.scrub(short))
     }
 
     /// One table cell: its HTML and an optional class.

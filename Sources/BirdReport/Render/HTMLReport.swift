@@ -1,3 +1,4 @@
+import BirdRecording
 import BirdWire
 
 /// The session report as one self-contained HTML page: inline CSS and SVG, no script, nothing
@@ -55,7 +56,7 @@ public enum HTMLReport {
         let h = s.header
         var facts: [String] = []
         if let tool = h.tool { facts.append("recorded by \(HTML.recorded(tool))") }
-        if let ts = h.startedAt {
+        if let ts = h.timestamp {
             facts.append("started <time datetime=\"\(HTML.escape(ts))\">\(HTML.recorded(ts))</time>")
         }
         if let host = h.host {
@@ -194,7 +195,7 @@ public enum HTMLReport {
     private static func notesSection(_ s: SessionSummary) -> String {
         var notes: [String] = []
         if !s.skipped.isEmpty {
-            let shown = s.skipped.prefix(10).map { "line \($0.number): \($0.reason)" }.joined(separator: "; ")
+            let shown = s.skipped.prefix(10).map { $0.description }.joined(separator: "; ")
             notes.append(
                 ReportFormat.count(s.skipped.count, "line") + " could not be read and "
                     + (s.skipped.count == 1 ? "was" : "were") + " skipped (\(shown)"

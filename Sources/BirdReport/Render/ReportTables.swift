@@ -71,7 +71,7 @@ enum ReportTables {
             return Row(
                 cells: HTML.timeCells(atMs: r.atMs, timestamp: r.timestamp) + [
                     Cell(HTML.recorded(r.kind)), Cell(HTML.recorded(r.channel ?? "")),
-                    Cell(r.endpoint.map { HTML.escape(ReportRedaction.endpoint($0)) } ?? ""),
+                    Cell(r.endpoint.map { HTML.escape(Redaction.endpoint($0)) } ?? ""),
                     Cell(HTML.recorded(result), className: "result"),
                     .number(r.durationMs.map { ReportFormat.duration($0) } ?? ""),
                 ],

@@ -6,9 +6,9 @@ import WebSocket
 /// from closing, restarting or publishing on the local sandbox. Checked from the request head,
 /// before the body is read, and again by ``ControlAPI/handle(_:)``.
 ///
-/// - `Origin`, when present, must be a loopback origin (`http://` or `https://` with host
-///   `localhost`, `127.x.y.z` or `[::1]`, any port): browsers send it on every cross-origin
-///   request and on every POST and DELETE.
+/// - `Origin`, when present, must be a loopback origin (`http://` or `https://` with a host
+///   BirdWire's ``Loopback`` accepts — `localhost`, `127.x.y.z`, `[::1]` — any port): browsers
+///   send it on every cross-origin request and on every POST and DELETE.
 /// - `Host`, when present, must name a loopback host too (or the very host the sandbox was told
 ///   to listen on), so a DNS-rebound name (`evil.example` resolving to 127.0.0.1) cannot reach
 ///   the API even with requests that carry no `Origin`.
@@ -47,35 +47,18 @@ enum ControlAPIGate {
         return false
     }
 
-    /// Whether `authority` is `localhost`, `127.x.y.z` or `[::1]`, optionally with `:port` (1–65535).
+    /// Whether `authority` is a loopback host (BirdWire's ``Loopback``: `localhost`, `127.x.y.z`,
+    /// `[::1]`, `[::ffff:127.x.y.z]`), optionally with `:port` (1–65535).
     static func isLoopbackAuthority(_ authority: Substring) -> Bool {
-        var host = authority
-        var port: Substring?
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return false }
-            let rest = host[host.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.first == ":" else { return false }
-                port = rest.dropFirst()
-            }
-            host = host[...close]
-        } else if let colon = host.firstIndex(of: ":") {
-            port = host[host.index(after: colon)...]
-            host = host[..<colon]
-        }
+        guard let (host, port) = Loopback.split(authority) else { return false }
+        // A bare IPv6 address is not an authority (it needs brackets).
+        guard !host.contains(":") || host.hasPrefix("[") else { return false }
         if let port {
             guard !port.isEmpty, port.utf8.count <= 5, port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                 let number = Int(port), (1...65535).contains(number)
             else { return false }
         }
-        let name = host.lowercased()
-        if name == "localhost" || name == "[::1]" { return true }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4, octets[0] == "127" else { return false }
-        return octets.allSatisfy { octet in
-            !octet.isEmpty && octet.utf8.count <= 3 && octet.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-                && (Int(octet) ?? 256) <= 255
-        }
+        return Loopback.isLoopback(host: host)
     }
 
     /// Whether the `Host` value `host` (with or without a port) names `listenHost`, a concrete name

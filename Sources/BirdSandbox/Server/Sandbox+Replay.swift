@@ -4,17 +4,17 @@ import Foundation
 import WebSocket
 
 /// The sandbox's side of `--replay` (``SandboxConfiguration/replay``): the glue between the
-/// WebSocket server and the ``ReplayPlayer``. `Sandbox.accept` offers every connection to
+/// WebSocket server and the ``ServerReplayer``. `Sandbox.accept` offers every connection to
 /// ``replayAccept(_:link:)`` first.
 extension Sandbox {
     /// Creates the player when a replay is configured (once, lazily, on the sandbox's queue).
-    func makeReplayPlayer(queue: DispatchQueue) -> ReplayPlayer? {
+    func makeReplayPlayer(queue: DispatchQueue) -> ServerReplayer? {
         guard let plan = configuration.replay else { return nil }
         let sink = configuration.replayLog
-        return ReplayPlayer(plan: plan, scheduler: DispatchScenarioScheduler(queue: queue)) { line in sink?(line) }
+        return ServerReplayer(plan: plan, scheduler: DispatchScenarioScheduler(queue: queue)) { line in sink?(line) }
     }
 
-    /// Gives an accepted connection to the replay when the transcript has a segment left for it;
+    /// Gives an accepted connection to the replay when the recording has a segment left for it;
     /// false when the edge should serve it. On the queue.
     func replayAccept(_ connection: WebSocketServerConnection, link: ServerLink) -> Bool {
         guard let player = replayPlayer,

@@ -133,15 +133,8 @@ extension Sandbox {
     /// Every other preflight: the methods, and no CORS grant.
     static let plainPreflight = HTTPResponse(status: 204, headers: ["Allow": "GET, POST, DELETE, OPTIONS"])
 
-    /// Whether a peer address (`host:port`, `[v6]:port`) is a loopback address.
+    /// Whether a peer address (`host:port`, `[v6]:port`) is a loopback address (BirdWire's ``Loopback``).
     static func isLoopback(_ remote: String) -> Bool {
-        var host = remote
-        if host.hasPrefix("[") {
-            host = String(host.dropFirst().prefix { $0 != "]" })
-        } else if let colon = host.lastIndex(of: ":"), host.filter({ $0 == ":" }).count == 1 {
-            host = String(host[..<colon])
-        }
-        if host.hasPrefix("::ffff:") { host = String(host.dropFirst(7)) }
-        return host == "::1" || host.hasPrefix("127.") || host == "localhost"
+        Loopback.isLoopback(authority: remote)
     }
 }

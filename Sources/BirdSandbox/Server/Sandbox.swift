@@ -17,7 +17,7 @@ public final class Sandbox: @unchecked Sendable {
     private let queueKey = DispatchSpecificKey<Bool>()
     let edge: Edge
     /// Plays `configuration.replay` (`--replay`), created on first use; nil for a normal edge.
-    lazy var replayPlayer: ReplayPlayer? = makeReplayPlayer(queue: queue)
+    lazy var replayPlayer: ServerReplayer? = makeReplayPlayer(queue: queue)
     private var server: WebSocketServer?
     private var tickTimer: (any DispatchSourceTimer)?
     private var bursts: [Int: any DispatchSourceTimer] = [:]
@@ -53,7 +53,7 @@ public final class Sandbox: @unchecked Sendable {
             log: { line in
                 guard let sink else { return }
                 // Secrets out first, then every control character a client could have put in.
-                sink(LogText.sanitize(Redaction.redact(Redaction.redactWireText(line), secrets: secrets)))
+                sink(LogText.sanitize(Redaction.scrub(line, secrets: secrets)))
             })
         queue.setSpecific(key: queueKey, value: true)
     }

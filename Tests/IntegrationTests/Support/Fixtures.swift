@@ -177,18 +177,8 @@ extension AuthLog {
 /// stay short in real time: attempt n waits at most `scale · min(30 s, 2ⁿ s)`.
 enum Jitter {
     static func source(seed: UInt64, scale: Double) -> @Sendable () -> Double {
-        let state = Box(seed)
-        return {
-            let z0 = state.withLock { s -> UInt64 in
-                s &+= 0x9E37_79B9_7F4A_7C15
-                return s
-            }
-            var z = z0
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            return Double(z >> 11) / Double(UInt64(1) << 53) * scale
-        }
+        let generator = Box(SplitMix64(seed: seed))
+        return { generator.withLock { $0.nextUnit() } * scale }
     }
 }
 

@@ -1,0 +1,120 @@
+// The inverse of JSONLines: a line of docs/PROTOCOL.md § Headless output (from a recording) back into a `ClientEvent`.
+//
+// Lossy by design (the line never carried it, or carried it redacted):
+// - `retry`: a delay finer than a millisecond; `signin`: the member info;
+// - data, member info: come back as the exact JSON text embedded in the line (so as received,
+//   unless a secret was redacted); raw (non-JSON) data comes back as its JSON string; JSON `null`
+//   data comes back as no data;
+// - `members`: the roster comes back sorted by id (as written);
+// - causes: a cause whose text matches one of the fixed sentences comes back as that case;
+//   `.other` text comes back as `.other`; a text with a close code that is no longer a known
+//   sentence comes back as `.recorded(text:closeCode:)`.
+
+import BirdRealtime
+import BirdRecording
+import BirdWire
+import Foundation
+
+extension JSONLines {
+    /// The event an E line holds, or nil when the line is not an E type or lacks a required key.
+    public static func decode(line: String) -> ClientEvent? {
+        guard case .object(let object)? = try? JSONValue(parsing: line) else { return nil }
+        return decode(RecordingFields(object, text: line))
+    }
+
+    /// The event an E line's fields hold (any extra keys, such as `ts` and `mono_ms`, ignored).
+    static func decode(_ f: RecordingFields) -> ClientEvent? {
+        guard let type = f.string("type") else { return nil }
+        switch type {
+        case "state":
+            guard let previous = f.string("previous").flatMap(ConnectionState.init(rawValue:)),
+                  let current = f.string("current").flatMap(ConnectionState.init(rawValue:))
+            else { return nil }
+            let cause = f.string("cause").map { Self.cause(text: $0, closeCode: f.int("close_code")) }
+            let timeout = f.int("activity_timeout_ms").flatMap { (0...RecordingFormat.maxMonoMs).contains($0) ? Duration.milliseconds($0) : nil }
+            return .stateChanged(StateChangeRecord(previous: previous, current: current, cause: cause,
+                                             connectionId: f.string("connection_id"), activityTimeout: timeout))
+        case "retry":
+            guard let ms = f.int("in_ms"), (0...RecordingFormat.maxMonoMs).contains(ms), let attempt = f.int("attempt") else { return nil }
+            return .retryScheduled(RetryRecord(delay: .milliseconds(ms), attempt: attempt,
+                                                 cause: f.string("cause").map { Self.cause(text: $0, closeCode: nil) }))
+        case "subscribed":
+            guard let ch = f.string("channel") else { return nil }
+            return .subscribed(channel: ch)
+        case "subscription_error":
+            guard let ch = f.string("channel"), let message = f.string("message") else { return nil }
+            return .subscriptionError(channel: ch, SubscriptionFailure(
+                type: f.string("error_type") ?? "Error", status: f.int("status"), endpoint: f.string("endpoint"),
+                message: message))
+        case "event":
+            guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
+            return .event(ChannelEventRecord(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id")))
+        case "members":
+            guard let ch = f.string("channel"), let rosterText = f.json("members"),
+                  let roster = JSONValue.memberRanges(in: rosterText)
+            else { return nil }
+            let bytes = Array(rosterText.utf8)
+            var seen: [String: Int] = [:]
+            var list: [PresenceMember] = []
+            for m in roster {
+                let text = String(decoding: bytes[m.value], as: UTF8.self)
+                let member = PresenceMember(id: m.key, info: text == "null" ? nil : text)
+                if let i = seen[m.key] { list[i] = member } else { seen[m.key] = list.count; list.append(member) }
+            }
+            return .membersSnapshot(channel: ch, members: list, myId: f.string("my_id"))
+        case "member_added":
+            guard let ch = f.string("channel"), let id = f.string("member_id") else { return nil }
+            return .memberAdded(channel: ch, PresenceMember(id: id, info: f.json("member_info")))
+        case "member_removed":
+            guard let ch = f.string("channel"), let id = f.string("member_id") else { return nil }
+            return .memberRemoved(channel: ch, memberId: id)
+        case "connection_count":
+            guard let ch = f.string("channel"), let count = f.int("count") else { return nil }
+            return .connectionCount(channel: ch, count: count)
+        case "signin":
+            guard let id = f.string("member_id") else { return nil }
+            return .signinSucceeded(memberId: id, info: nil)
+        case "signin_error":
+            guard let message = f.string("message") else { return nil }
+            return .signinFailed(message: message)
+        case "error":
+            guard let message = f.string("message") else { return nil }
+            return .error(ErrorReport(code: f.int("code"), message: message, reason: f.string("reason")))
+        case "sent":
+            guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
+            return .sent(channel: ch, event: name, data: f.json("data"))
+        case "command_error":
+            guard let command = f.string("command"), let message = f.string("message") else { return nil }
+            return .commandError(command: command, message: message)
+        case "dropped":
+            guard let count = f.int("count"), count >= 0, let since = f.string("since").flatMap(RecordingTime.parse)
+            else { return nil }
+            return .dropped(count: count, wire: max(0, f.int("wire") ?? 0), since: since)
+        default:
+            return nil
+        }
+    }
+
+    /// The cause a `cause` text (and `close_code`, when the line has one) stands for.
+    public static func cause(text: String, closeCode: Int?) -> TransitionCause {
+        let fixed: [TransitionCause] = [.started, .connectCalled, .disconnectCalled, .handshake, .retryDue, .pongTimeout,
+                                        .handshakeWithoutId, .dropped, .signout]
+        if let match = fixed.first(where: { $0.text == text && (closeCode == nil || $0.closeCode == closeCode) }) {
+            return match
+        }
+        for (prefix, by) in [("server closed: ", CloseInitiator.server), ("client closed: ", .client)] where text.hasPrefix(prefix) {
+            let rest = text.dropFirst(prefix.count)
+            guard let code = closeCode ?? Int(rest.prefix { $0.isNumber }) else { break }
+            let bare = TransitionCause.closed(code: code, reason: "", by: by).text
+            if text == bare { return .closed(code: code, reason: "", by: by) }
+            if text.hasPrefix(bare + " ("), text.hasSuffix(")") {
+                let reason = String(text.dropFirst(bare.count + 2).dropLast())
+                if !reason.isEmpty { return .closed(code: code, reason: reason, by: by) }
+            }
+        }
+        if closeCode == nil, text.hasPrefix("network error: ") {
+            return .networkError(String(text.dropFirst("network error: ".count)))
+        }
+        return closeCode == nil ? .other(text) : .recorded(text: text, closeCode: closeCode)
+    }
+}

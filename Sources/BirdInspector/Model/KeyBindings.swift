@@ -1,0 +1,186 @@
+// The one key-binding table: it drives dispatch, the footer, the `?` overlay and docs/INSPECTOR.md.
+
+import Foundation
+
+/// Everything a key can do.
+public enum Action: String, Sendable, CaseIterable {
+    // Main screen.
+    case subscribe, unsubscribe, trigger, signin, signout, disconnect, connect, drop, closeMenu
+    case filter, pause, follow, detail, nextPane, previousPane, commandLine, help, quit
+    case up, down, pageUp, pageDown, top
+    // Overlays and prompts.
+    case close, bottom, choose, submit, cancel, erase, clear, toggleRaw
+    // Replay (`--replay FILE`).
+    case playPause, step, nextState, faster, slower
+}
+
+/// Where a binding applies.
+public enum KeyScope: String, Sendable, CaseIterable {
+    case main = "Main screen"
+    case replay = "Replay (--replay FILE, on the main screen)"
+    case detail = "Detail view"
+    case help = "Help overlay"
+    case closeMenu = "Close-code menu"
+    case prompt = "Prompts (s, t, /, :)"
+}
+
+/// One row of the key table.
+public struct KeyBinding: Sendable {
+    /// Where it applies.
+    public let scope: KeyScope
+    /// The keys (first is the one shown).
+    public let keys: [Key]
+    /// What it does.
+    public let action: Action
+    /// Short label for the footer.
+    public let label: String
+    /// One-line help for `?` and the docs.
+    public let help: String
+    /// Whether the footer lists it.
+    public let inFooter: Bool
+    /// Whether it talks to the client or an edge (so it is unavailable while replaying).
+    public let liveOnly: Bool
+    /// Why the binding cannot be used right now, or nil when it can.
+    public let unavailable: @Sendable (Model) -> String?
+
+    init(_ scope: KeyScope, _ keys: [Key], _ action: Action, _ label: String, _ help: String,
+         footer: Bool = false, live: Bool = false, unavailable: @escaping @Sendable (Model) -> String? = { _ in nil }) {
+        self.scope = scope
+        self.keys = keys
+        self.action = action
+        self.label = label
+        self.help = help
+        self.inFooter = footer
+        self.liveOnly = live
+        if live {
+            self.unavailable = { (m: Model) -> String? in m.playback != nil ? "replaying a recording" : unavailable(m) }
+        } else {
+            self.unavailable = unavailable
+        }
+    }
+
+    /// Key names joined for display ("G / End").
+    public var keyNames: String { keys.map(\.name).joined(separator: " / ") }
+}
+
+/// The key table and lookups.
+public enum KeyBindings {
+    /// Every binding, grouped by scope in display order.
+    public static let all: [KeyBinding] = [
+        // Main screen.
+        .init(.main, [.char("s")], .subscribe, "subscribe", "Subscribe to a channel (prompts for its name)", footer: true, live: true),
+        .init(.main, [.char("u")], .unsubscribe, "unsub", "Unsubscribe the selected channel", footer: true, live: true,
+              unavailable: { m in
+                  guard let ch = m.currentChannel else { return "no channel selected" }
+                  return ch.kind == .member ? "the member channel follows sign-in (o signs out)" : nil
+              }),
+        .init(.main, [.char("t")], .trigger, "trigger",
+              "Trigger a client event on the selected channel (prompts for name and JSON)", footer: true, live: true,
+              unavailable: { m in Inspector.triggerProblem(m, channel: m.currentChannel?.name) }),
+        .init(.main, [.char("i")], .signin, "sign in", "Sign in as a member (member auth endpoint)", footer: true, live: true,
+              unavailable: { m in
+                  if let id = m.connection.memberId { return "already signed in as \(id)" }
+                  return m.config.canSignIn ? nil : "no member auth endpoint (--member-auth-endpoint)"
+              }),
+        .init(.main, [.char("o")], .signout, "sign out", "Sign out (reconnects without the identity)", footer: true, live: true,
+              unavailable: { m in m.connection.memberId == nil ? "not signed in" : nil }),
+        .init(.main, [.char("d")], .disconnect, "disconnect", "Disconnect (nothing is scheduled)", footer: true, live: true,
+              unavailable: { m in m.connection.state == .disconnected ? "already disconnected" : nil }),
+        .init(.main, [.char("c")], .connect, "connect", "Connect (from disconnected or failed)", footer: true, live: true,
+              unavailable: { m in
+                  let s = m.connection.state
+                  return s == .disconnected || s == .failed || s == .initialized
+                      ? nil : "already \(s.rawValue) (connect works from disconnected or failed)"
+              }),
+        .init(.main, [.char("x")], .drop, "drop", "Drop the socket as if the network died (the backoff path)", footer: true, live: true,
+              unavailable: { m in
+                  let s = m.connection.state
+                  return s == .connected || s == .connecting ? nil : "no open socket (\(s.rawValue))"
+              }),
+        .init(.main, [.char("k")], .closeMenu, "close code",
+              "Ask the sandbox to close this connection with a code (menu shows each band's behaviour)", footer: true, live: true,
+              unavailable: { m in
+                  if !m.config.sandboxAttached { return "not attached to a sandbox (--sandbox or --sandbox-control URL)" }
+                  return m.connection.state == .connected && m.connection.connectionId != nil ? nil : "not connected"
+              }),
+        .init(.main, [.char("/")], .filter, "filter", "Filter the event log by text (channel, event, data)", footer: true),
+        .init(.main, [.char("p")], .pause, "pause", "Pause the event log / follow it again", footer: true),
+        .init(.main, [.char("G"), .end], .follow, "follow", "Go live: follow the newest events",
+              unavailable: { m in !m.paused && m.selectedSeq == nil ? "already following" : nil }),
+        .init(.main, [.enter], .detail, "detail", "Open the selected log entry: its data pretty-printed (r: raw)", footer: true,
+              unavailable: { m in Inspector.selectedEntry(m) == nil ? (m.filter.isEmpty ? "the log is empty" : "no entry matches the filter") : nil }),
+        .init(.main, [.tab], .nextPane, "pane", "Focus the next pane", footer: true),
+        .init(.main, [.backTab], .previousPane, "prev pane", "Focus the previous pane"),
+        .init(.main, [.up], .up, "up", "Move up in the focused pane (in Events this pauses)"),
+        .init(.main, [.down], .down, "down", "Move down in the focused pane"),
+        .init(.main, [.pageUp], .pageUp, "page up", "Page up in the focused pane"),
+        .init(.main, [.pageDown], .pageDown, "page down", "Page down in the focused pane"),
+        .init(.main, [.home], .top, "top", "Go to the first row of the focused pane"),
+        .init(.main, [.char(":")], .commandLine, "command", "Command line: " + CommandText.usage, footer: true),
+        .init(.main, [.char("?")], .help, "help", "Show all keys and why any is unavailable", footer: true),
+        .init(.main, [.char("q")], .quit, "quit", "Quit and restore the terminal", footer: true),
+
+        // Replay: on the main screen while `--replay FILE` plays (none of these keys is a main key).
+        .init(.replay, [.char(" ")], .playPause, "pause replay", "Pause / resume playback", footer: true,
+              unavailable: { m in Inspector.playbackProblem(m, .playPause) }),
+        .init(.replay, [.char(".")], .step, "step", "Play the next entry (while paused)", footer: true,
+              unavailable: { m in Inspector.playbackProblem(m, .step) }),
+        .init(.replay, [.char(">")], .nextState, "next state", "Play up to and including the next state change", footer: true,
+              unavailable: { m in Inspector.playbackProblem(m, .nextState) }),
+        .init(.replay, [.char("+"), .char("=")], .faster, "faster", "Play faster (×0.25 … ×64)", footer: true,
+              unavailable: { m in Inspector.playbackProblem(m, .faster) }),
+        .init(.replay, [.char("-")], .slower, "slower", "Play slower", footer: true,
+              unavailable: { m in Inspector.playbackProblem(m, .slower) }),
+
+        // Detail view.
+        .init(.detail, [.escape, .enter, .char("q")], .close, "close", "Close the detail view", footer: true),
+        .init(.detail, [.up], .up, "up", "Scroll up", footer: true),
+        .init(.detail, [.down], .down, "down", "Scroll down", footer: true),
+        .init(.detail, [.pageUp], .pageUp, "page up", "Page up"),
+        .init(.detail, [.pageDown], .pageDown, "page down", "Page down"),
+        .init(.detail, [.home], .top, "top", "Go to the top"),
+        .init(.detail, [.end], .bottom, "bottom", "Go to the bottom"),
+        .init(.detail, [.char("r")], .toggleRaw, "raw / pretty",
+              "Show the data exactly as received (raw text) / pretty-printed again", footer: true),
+
+        // Help overlay.
+        .init(.help, [.escape, .char("?"), .char("q")], .close, "close", "Close the help", footer: true),
+        .init(.help, [.up], .up, "up", "Scroll up", footer: true),
+        .init(.help, [.down], .down, "down", "Scroll down", footer: true),
+        .init(.help, [.pageUp], .pageUp, "page up", "Page up"),
+        .init(.help, [.pageDown], .pageDown, "page down", "Page down"),
+
+        // Close-code menu.
+        .init(.closeMenu, [.up], .up, "up", "Previous code", footer: true),
+        .init(.closeMenu, [.down], .down, "down", "Next code", footer: true),
+        .init(.closeMenu, [.enter], .choose, "close with code", "Ask the sandbox to close with the chosen code", footer: true),
+        .init(.closeMenu, [.escape, .char("q")], .cancel, "cancel", "Close the menu without doing anything", footer: true),
+
+        // Prompts (printable characters are typed into the prompt).
+        .init(.prompt, [.enter], .submit, "submit", "Submit (input is validated; a refusal says why)", footer: true),
+        .init(.prompt, [.escape], .cancel, "cancel", "Cancel (a filter reverts to what it was)", footer: true),
+        .init(.prompt, [.backspace], .erase, "erase", "Delete the last character"),
+        .init(.prompt, [.ctrl("u")], .clear, "clear", "Clear the input"),
+    ]
+
+    /// The bindings of one scope.
+    public static func scope(_ scope: KeyScope) -> [KeyBinding] { all.filter { $0.scope == scope } }
+
+    /// The binding for a key in a scope.
+    public static func binding(for key: Key, in scope: KeyScope) -> KeyBinding? {
+        all.first { $0.scope == scope && $0.keys.contains(key) }
+    }
+
+    /// The key reference as Markdown tables (docs/INSPECTOR.md embeds this text).
+    public static var markdown: String {
+        var out = ""
+        for scope in KeyScope.allCases {
+            out += "### \(scope.rawValue)\n\n| key | does |\n| --- | --- |\n"
+            for b in self.scope(scope) {
+                out += "| `\(b.keyNames)` | \(b.help.replacingOccurrences(of: "|", with: "\\|")) |\n"
+            }
+            out += "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,350 @@
+// `update`: the only place the model changes. Pure: no I/O, no clocks; effects come back as
+// commands for the driver.
+
+import Foundation
+
+/// The inspector's pure functions: `update` and `view`.
+public enum Inspector {
+    /// How long a footer message stays.
+    static let flashSeconds: TimeInterval = 5
+
+    /// Applies one message to the model and returns the commands the driver must perform.
+    public static func update(_ model: inout Model, _ message: Message) -> [Command] {
+        switch message {
+        case .tick(let now):
+            if model.playback != nil {
+                playbackTick(now, &model)
+            } else {
+                model.now = now
+            }
+            if let flash = model.flash, flash.until <= now { model.flash = nil }
+            return []
+        case .resize(let size):
+            model.size = size
+            return []
+        case .client(let event, let at):
+            if at > model.now { model.now = at }
+            apply(event, at: at, to: &model)
+            return []
+        case .key(let key):
+            return handleKey(key, &model)
+        }
+    }
+
+    // MARK: - Keys
+
+    static func handleKey(_ key: Key, _ model: inout Model) -> [Command] {
+        switch model.mode {
+        case .normal: return mainKey(key, &model)
+        case .prompt(let prompt): return promptKey(key, prompt, &model)
+        case .help(let scroll):
+            guard let b = KeyBindings.binding(for: key, in: .help) else { return [] }
+            let page = max(1, model.size.height - 6)
+            switch b.action {
+            case .close: model.mode = .normal
+            case .up: model.mode = .help(scroll: max(0, scroll - 1))
+            case .down: model.mode = .help(scroll: min(Int.max / 2, scroll + 1))
+            case .pageUp: model.mode = .help(scroll: max(0, scroll - page))
+            case .pageDown: model.mode = .help(scroll: min(Int.max / 2, scroll + page))
+            default: break
+            }
+            return []
+        case .detail(let seq, let scroll, let raw):
+            guard let b = KeyBindings.binding(for: key, in: .detail) else { return [] }
+            let page = max(1, model.size.height - 8)
+            switch b.action {
+            case .close: model.mode = .normal
+            case .up: model.mode = .detail(seq: seq, scroll: max(0, scroll - 1), raw: raw)
+            case .down: model.mode = .detail(seq: seq, scroll: min(Int.max / 2, scroll + 1), raw: raw)
+            case .pageUp: model.mode = .detail(seq: seq, scroll: max(0, scroll - page), raw: raw)
+            case .pageDown: model.mode = .detail(seq: seq, scroll: min(Int.max / 2, scroll + page), raw: raw)
+            case .top: model.mode = .detail(seq: seq, scroll: 0, raw: raw)
+            case .bottom: model.mode = .detail(seq: seq, scroll: Int.max / 2, raw: raw)
+            case .toggleRaw: model.mode = .detail(seq: seq, scroll: 0, raw: !raw)
+            default: break
+            }
+            return []
+        case .closeMenu(let selected):
+            guard let b = KeyBindings.binding(for: key, in: .closeMenu) else { return [] }
+            let codes = CloseCodeText.menuCodes
+            switch b.action {
+            case .up: model.mode = .closeMenu(selected: max(0, selected - 1))
+            case .down: model.mode = .closeMenu(selected: min(codes.count - 1, selected + 1))
+            case .cancel: model.mode = .normal
+            case .choose:
+                model.mode = .normal
+                guard let id = model.connection.connectionId, model.connection.state == .connected else {
+                    refuse("not connected any more", &model)
+                    return []
+                }
+                let code = codes[min(max(0, selected), codes.count - 1)]
+                let reason = code == 4009 ? "terminated by the app" : CloseCodeText.meaning(code)
+                say("asked the sandbox to close \(id) with \(code)", &model)
+                return [.closeConnection(connectionId: id, code: code, reason: reason)]
+            default: break
+            }
+            return []
+        }
+    }
+
+    static func mainKey(_ key: Key, _ model: inout Model) -> [Command] {
+        if model.playback != nil, let binding = KeyBindings.binding(for: key, in: .replay) {
+            return playbackKey(binding, &model)
+        }
+        guard let binding = KeyBindings.binding(for: key, in: .main) else { return [] }
+        if let why = binding.unavailable(model) {
+            refuse("\(binding.label): \(why)", &model)
+            return []
+        }
+        model.flash = nil
+        switch binding.action {
+        case .subscribe: model.mode = .prompt(Prompt(purpose: .subscribe, text: ""))
+        case .unsubscribe:
+            if let ch = model.currentChannel { return perform(.unsubscribe(ch.name), &model) }
+        case .trigger:
+            if let ch = model.currentChannel { model.mode = .prompt(Prompt(purpose: .triggerEvent(channel: ch.name), text: "client-")) }
+        case .signin: return perform(.signin, &model)
+        case .signout: return perform(.signout, &model)
+        case .disconnect: return perform(.disconnect, &model)
+        case .connect: return perform(.connect, &model)
+        case .drop: return perform(.drop, &model)
+        case .closeMenu: model.mode = .closeMenu(selected: CloseCodeText.menuCodes.firstIndex(of: 4009) ?? 0)
+        case .filter: model.mode = .prompt(Prompt(purpose: .filter(previous: model.filter), text: model.filter))
+        case .pause:
+            if model.paused { follow(&model) } else { pause(&model) }
+        case .follow: follow(&model)
+        case .detail:
+            if let entry = selectedEntry(model) { model.mode = .detail(seq: entry.seq, scroll: 0, raw: false) }
+        case .nextPane, .previousPane:
+            let panes = Pane.allCases
+            let i = panes.firstIndex(of: model.focus) ?? 0
+            let step = binding.action == .nextPane ? 1 : panes.count - 1
+            model.focus = panes[(i + step) % panes.count]
+        case .commandLine: model.mode = .prompt(Prompt(purpose: .command, text: ""))
+        case .help: model.mode = .help(scroll: 0)
+        case .quit: return perform(.quit, &model)
+        case .up: move(-1, &model)
+        case .down: move(1, &model)
+        case .pageUp: move(-pageSize(model), &model)
+        case .pageDown: move(pageSize(model), &model)
+        case .top: move(Int.min / 2, &model)
+        default: break
+        }
+        return []
+    }
+
+    static func promptKey(_ key: Key, _ prompt: Prompt, _ model: inout Model) -> [Command] {
+        var prompt = prompt
+        if let b = KeyBindings.binding(for: key, in: .prompt) {
+            switch b.action {
+            case .cancel:
+                if case .filter(let previous) = prompt.purpose { model.filter = previous }
+                model.mode = .normal
+                return []
+            case .erase:
+                if !prompt.text.isEmpty { prompt.text.removeLast() }
+            case .clear: prompt.text = ""
+            case .submit: return submit(prompt, &model)
+            default: break
+            }
+        } else if case .char(let c) = key {
+            prompt.text.append(c)
+        } else {
+            return []
+        }
+        model.mode = .prompt(prompt)
+        if case .filter = prompt.purpose { model.filter = prompt.text }
+        return []
+    }
+
+    static func submit(_ prompt: Prompt, _ model: inout Model) -> [Command] {
+        let text = prompt.text.trimmingCharacters(in: .whitespaces)
+        switch prompt.purpose {
+        case .filter:
+            model.filter = prompt.text
+            model.mode = .normal
+            return []
+        case .subscribe:
+            if let problem = ChannelRules.nameProblem(text) {
+                refuse("subscribe refused: \(problem)", &model)
+                return []
+            }
+            model.mode = .normal
+            return perform(.subscribe(text), &model)
+        case .triggerEvent(let channel):
+            if let problem = ChannelRules.eventProblem(text) {
+                refuse("trigger refused: \(problem)", &model)
+                return []
+            }
+            model.mode = .prompt(Prompt(purpose: .triggerData(channel: channel, event: text), text: ""))
+            return []
+        case .triggerData(let channel, let event):
+            if !text.isEmpty && !PayloadText.isJSON(text) {
+                refuse("trigger refused: invalid JSON data", &model)
+                return []
+            }
+            model.mode = .normal
+            return perform(.trigger(channel: channel, event: event, data: text.isEmpty ? nil : text), &model)
+        case .command:
+            model.mode = .normal
+            switch CommandText.parse(text) {
+            case .success(let command): return perform(command, &model)
+            case .failure(let error):
+                commandError(text, error.message, &model)
+                return []
+            }
+        }
+    }
+
+    /// Validates and performs a command (from a key, a prompt or the command line), updating the
+    /// model optimistically where the client will not report back.
+    static func perform(_ command: Command, _ model: inout Model) -> [Command] {
+        if model.playback != nil && command != .quit {
+            refuse("\(command.verb): replaying a recording", &model)
+            return []
+        }
+        switch command {
+        case .subscribe(let name):
+            if let problem = ChannelRules.nameProblem(name) {
+                commandError("subscribe \(name)", problem, &model)
+                return []
+            }
+            if let i = model.channelIndex(name) {
+                model.selectedChannel = i
+                refuse("already subscribed to \(name)", &model)
+                return []
+            }
+            model.channels.append(ChannelInfo(name: name, status: .subscribing))
+            model.selectedChannel = model.channels.count - 1
+            say("subscribing to \(name)…", &model)
+        case .unsubscribe(let name):
+            guard let i = model.channelIndex(name) else {
+                commandError("unsubscribe \(name)", "not subscribed to \(name)", &model)
+                return []
+            }
+            model.channels.remove(at: i)
+            model.selectedChannel = max(0, min(model.selectedChannel, model.channels.count - 1))
+            say("unsubscribed from \(name)", &model)
+        case .trigger(let channel, let event, let data):
+            if let problem = triggerProblem(model, channel: channel) ?? ChannelRules.eventProblem(event) {
+                commandError("trigger \(channel) \(event)", problem, &model)
+                return []
+            }
+            if let data {
+                if !PayloadText.isJSON(data) {
+                    commandError("trigger \(channel) \(event)", "invalid JSON data", &model)
+                    return []
+                }
+                if data.utf8.count > 10 * 1024 {
+                    commandError("trigger \(channel) \(event)", "data larger than 10 KB", &model)
+                    return []
+                }
+            }
+        case .signin:
+            if !model.config.canSignIn {
+                commandError("signin", "no member auth endpoint (--member-auth-endpoint)", &model)
+                return []
+            }
+            say("signing in…", &model)
+        case .signout:
+            model.connection.memberId = nil
+            model.channels.removeAll { $0.kind == .member }
+            model.selectedChannel = max(0, min(model.selectedChannel, model.channels.count - 1))
+        case .closeConnection:
+            if !model.config.sandboxAttached {
+                commandError("close", "not attached to a sandbox", &model)
+                return []
+            }
+        case .quit: model.quitting = true
+        case .disconnect, .connect, .drop: break
+        }
+        return [command]
+    }
+
+    /// Why a client event cannot be triggered on `channel` right now, or nil.
+    public static func triggerProblem(_ model: Model, channel: String?) -> String? {
+        guard let name = channel else { return "no channel selected" }
+        let kind = ChannelRules.kind(of: name)
+        if kind != .private && kind != .presence { return "client events need a private- or presence- channel" }
+        guard let ch = model.channels.first(where: { $0.name == name }) else { return "not subscribed to \(name)" }
+        if ch.status != .subscribed { return "\(name) is not subscribed right now" }
+        return nil
+    }
+
+    // MARK: - Log navigation
+
+    static func pause(_ model: inout Model) {
+        model.paused = true
+        model.pausedAtSeq = model.log.lastSeq
+        model.missedWhilePaused = 0
+    }
+
+    static func follow(_ model: inout Model) {
+        model.paused = false
+        model.selectedSeq = nil
+        model.missedWhilePaused = 0
+    }
+
+    static func pageSize(_ model: Model) -> Int {
+        max(1, Layout(size: model.size).events.height - 3)
+    }
+
+    static func move(_ delta: Int, _ model: inout Model) {
+        switch model.focus {
+        case .channels:
+            guard !model.channels.isEmpty else { return }
+            model.selectedChannel = min(max(0, model.selectedChannel + delta), model.channels.count - 1)
+            model.membersScroll = 0
+        case .members:
+            model.membersScroll = max(0, model.membersScroll + delta)
+        case .events:
+            let seqs = visibleSeqs(model)
+            guard !seqs.isEmpty else { return }
+            let current = model.selectedSeq.flatMap { s in seqs.lastIndex { $0 <= s } } ?? seqs.count - 1
+            let target = min(max(0, current + delta), seqs.count - 1)
+            if !model.paused { pause(&model) }
+            model.selectedSeq = seqs[target]
+        case .connection:
+            break
+        }
+    }
+
+    /// Sequence numbers of log entries shown: matching the filter, up to the paused point.
+    public static func visibleSeqs(_ model: Model) -> [Int] {
+        let log = model.log
+        let anchor = model.paused ? model.pausedAtSeq : log.lastSeq
+        guard log.count > 0, anchor >= log.firstSeq else { return [] }
+        let upper = min(anchor, log.lastSeq)
+        if model.filter.isEmpty { return Array(log.firstSeq...upper) }
+        var seqs: [Int] = []
+        for seq in log.firstSeq...upper {
+            if let entry = log.entry(seq: seq), LogText.matches(entry, model.filter) { seqs.append(seq) }
+        }
+        return seqs
+    }
+
+    /// The selected log entry (the newest visible one when following).
+    public static func selectedEntry(_ model: Model) -> LogEntry? {
+        let seqs = visibleSeqs(model)
+        guard let last = seqs.last else { return nil }
+        if let s = model.selectedSeq, let pick = seqs.last(where: { $0 <= s }) { return model.log.entry(seq: pick) }
+        return model.log.entry(seq: last)
+    }
+
+    // MARK: - Footer messages
+
+    static func say(_ text: String, _ model: inout Model) {
+        model.flash = Flash(text: text, isError: false, until: model.flashNow.addingTimeInterval(flashSeconds))
+    }
+
+    static func refuse(_ text: String, _ model: inout Model) {
+        model.flash = Flash(text: text, isError: true, until: model.flashNow.addingTimeInterval(flashSeconds))
+    }
+
+    static func commandError(_ command: String, _ message: String, _ model: inout Model) {
+        refuse("\(command): \(message)", &model)
+        let at = model.now
+        model.log.append(.commandError(command: command, message: message), at: at)
+        if model.paused { model.missedWhilePaused += 1 }
+    }
+}

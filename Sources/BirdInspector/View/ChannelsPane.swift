@@ -1,0 +1,97 @@
+// The Channels pane: each channel with kind, status, events received and member count.
+
+import BirdWire
+
+extension Inspector {
+    /// A channel row's status, saying what will happen given the connection: "waiting for
+    /// reconnect" only while a retry is coming (unavailable, or connecting again); after
+    /// `disconnect` or a refusal nothing reconnects, and the row says so.
+    static func statusText(_ channel: ChannelInfo, _ model: Model, wide: Bool) -> (String, ColorRole) {
+        let state = model.connection.state
+        switch channel.status {
+        case .subscribed: return (wide ? "✓ subscribed" : "✓", .good)
+        case .failed(let f): return (wide ? "✗ " + f.type + (f.status.map { " \($0)" } ?? "") : "✗", .bad)
+        case .subscribing, .waitingForReconnect:
+            if state == .disconnected { return (wide ? "○ not reconnecting" : "○", .dim) }
+            if state == .failed { return (wide ? "○ failed, no retry" : "○", .bad) }
+            if channel.status == .waitingForReconnect && state != .connected {
+                return (wide ? "⟳ waiting for reconnect" : "⟳", .warn)
+            }
+            return (wide ? "… subscribing" : "…", .warn)
+        }
+    }
+
+    /// The Members pane's note about a roster that is not live, or nil when it is: what will
+    /// happen next, never a promise nothing will keep.
+    static func rosterNote(_ channel: ChannelInfo, _ model: Model) -> (text: String, showMembers: Bool)? {
+        let c = model.connection
+        switch c.state {
+        case .disconnected:
+            return ("not reconnecting: disconnected" + (model.playback == nil ? " — press c to connect" : ""), true)
+        case .failed:
+            let code = c.lastCause?.closeCode ?? c.lastClose?.code
+            return ("failed\(code.map { " \($0)" } ?? ""): no retry" + (model.playback == nil ? " — press c to connect" : ""), true)
+        default:
+            break
+        }
+        switch channel.status {
+        case .subscribed: return nil
+        case .failed(let f):
+            let what = f.type == "AuthError" ? "auth failed" : f.type
+            return ("\(what)\(f.status.map { " \($0)" } ?? ""): members unknown", false)
+        case .waitingForReconnect:
+            return ("(stale: waiting for reconnect)", true)
+        case .subscribing:
+            return ("(not subscribed yet)", true)
+        }
+    }
+
+    static func drawChannels(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
+        let focused = model.focus == .channels
+        grid.box(rect, title: Pane.channels.rawValue, focused: focused,
+                 rightLabel: model.channels.isEmpty ? nil : "\(model.channels.count)")
+        let inner = rect.inner
+        guard inner.height > 0 else { return }
+        if model.channels.isEmpty {
+            grid.put("no channels — s subscribes", x: inner.x, y: inner.y, maxWidth: inner.width, style: CellStyle(.dim))
+            return
+        }
+        let wide = inner.width >= 48
+        var rows = inner.height
+        // Reserve the last row for the selected channel's error, when it has one.
+        var errorLine: String?
+        if let ch = model.currentChannel, case .failed(let f) = ch.status, rows >= 3 {
+            errorLine = "✗ \(f.type)\(f.status.map { " \($0)" } ?? ""): \(Redaction.scrub(f.message))"
+            rows -= 1
+        }
+        let first = max(0, min(model.selectedChannel - rows + 1, model.channels.count - rows))
+        for (row, index) in (first..<min(model.channels.count, first + rows)).enumerated() {
+            let ch = model.channels[index]
+            let y = inner.y + row
+            let selected = index == model.selectedChannel
+            let (status, role) = statusText(ch, model, wide: wide)
+            var counts = inner.width >= 30 ? "\(ch.events) ev" : "\(ch.events)"
+            if wide, ch.kind == .presence { counts += " · \(ch.members.count) mem" }
+            if wide, let n = ch.connectionCount { counts += " · \(n) conn" }
+            let right = "\(status) \(counts)"
+            let rightWidth = min(DisplayWidth.of(right), inner.width / 2)
+            let nameWidth = max(1, inner.width - rightWidth - 7)
+            let base = CellStyle(.normal, reverse: selected && focused)
+            grid.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: base)
+            let marker = selected ? "›" : " "
+            putLine([(marker, CellStyle(.accent, bold: true, reverse: selected && focused)),
+                      (DisplayWidth.pad(ch.kind.short, to: 4) + " ", CellStyle(.dim, reverse: selected && focused)),
+                      (DisplayWidth.truncate(ch.name, to: nameWidth), CellStyle(.normal, bold: selected, reverse: selected && focused))],
+                     x: inner.x, y: y, width: inner.width, &grid)
+            let shown = DisplayWidth.truncate(right, to: rightWidth)
+            let statusPart = DisplayWidth.truncate(status, to: rightWidth)
+            let x = inner.x + inner.width - DisplayWidth.of(shown)
+            grid.put(shown, x: x, y: y, maxWidth: rightWidth, style: CellStyle(.dim, reverse: selected && focused))
+            grid.put(statusPart, x: x, y: y, maxWidth: rightWidth, style: CellStyle(role, reverse: selected && focused))
+        }
+        if let errorLine {
+            grid.put(DisplayWidth.truncate(errorLine, to: inner.width), x: inner.x, y: inner.y + inner.height - 1,
+                     maxWidth: inner.width, style: CellStyle(.bad))
+        }
+    }
+}
