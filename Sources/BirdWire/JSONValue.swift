@@ -11,11 +11,17 @@ import Foundation
 /// Equality is by meaning: numbers compare numerically (`4009 == 4009.0`) and objects ignore
 /// member order; compare ``description``s to tell spellings apart.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, exact as sent.
     case number(JSONNumber)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, members in the order sent.
     case object(JSONObject)
 
     /// How deeply arrays and objects may nest in parsed text (deeper input is a

@@ -1,17 +1,30 @@
 /// Protocol events (not app events), independent of dialect.
 public enum ProtocolEvent: String, Sendable, CaseIterable {
+    /// The handshake: the connection id and activity timeout (server to client).
     case connectionEstablished = "connection_established"
+    /// An error from the server, with a code and message; for a channel when it names one.
     case error
+    /// A liveness check; the other side answers `pong` (either direction).
     case ping
+    /// The answer to `ping`.
     case pong
+    /// A subscription request, signed for private and presence channels (client to server).
     case subscribe
+    /// Leaves a channel (client to server).
     case unsubscribe
+    /// The subscription is in place; for presence channels, with the roster.
     case subscriptionSucceeded = "subscription_succeeded"
+    /// The subscription was refused.
     case subscriptionError = "subscription_error"
+    /// A member joined a presence channel.
     case memberAdded = "member_added"
+    /// A member left a presence channel.
     case memberRemoved = "member_removed"
+    /// A channel's connection count changed (when the app enables it).
     case connectionCount = "connection_count"
+    /// A sign-in request with a signed member identity (client to server).
     case signin
+    /// The sign-in was accepted.
     case signinSuccess = "signin_success"
 
     /// Whether the wire carries this event with the internal prefix.

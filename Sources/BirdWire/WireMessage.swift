@@ -13,6 +13,7 @@ public struct WireMessage: Sendable, Equatable {
     /// The sender's member id of a presence client event (`member_id` or `user_id` at the top level).
     public var memberId: String?
 
+    /// Creates a message from its parts.
     public init(event: String, channel: String? = nil, data: WirePayload? = nil, memberId: String? = nil) {
         self.event = event
         self.channel = channel

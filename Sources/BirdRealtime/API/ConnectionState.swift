@@ -114,6 +114,7 @@ public struct StateChange: Sendable, Equatable, CustomStringConvertible {
     /// the smaller of `Options.activityTimeout` and the handshake's `activity_timeout`.
     public var activityTimeout: Duration?
 
+    /// Creates a transition record (tests and tools; the client makes its own).
     public init(
         previous: ConnectionState, current: ConnectionState, cause: StateChangeCause, connectionId: String? = nil,
         activityTimeout: Duration? = nil

@@ -73,6 +73,7 @@ public struct RealtimeError: BirdRealtimeError, Equatable {
     /// Why an encrypted event was not delivered (``Kind/decryption`` only).
     public var decryption: DecryptionProblem?
 
+    /// Creates an error (tests and tools; the client reports its own).
     public init(
         kind: Kind, code: Int? = nil, message: String, reason: String? = nil, channel: String? = nil,
         event: String? = nil, detail: String? = nil, decryption: DecryptionProblem? = nil
@@ -104,6 +105,7 @@ public struct RealtimeAuthError: BirdRealtimeError, Equatable {
     /// A one-line description.
     public var message: String
 
+    /// Creates an authorization failure of `endpoint` (`status` 0 when there was no HTTP answer).
     public init(endpoint: String, status: Int, message: String) {
         self.endpoint = endpoint
         self.status = status
@@ -117,6 +119,7 @@ public struct ConfigurationError: BirdRealtimeError, Equatable {
     /// A one-line description.
     public var message: String
 
+    /// Creates a configuration error with a one-line description.
     public init(message: String) {
         self.message = message
     }
@@ -146,6 +149,7 @@ public struct TriggerError: BirdRealtimeError, Equatable {
     /// A one-line description.
     public var message: String
 
+    /// Creates a refusal of a client event.
     public init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message

@@ -5,6 +5,7 @@ public struct Member: Sendable, Equatable, CustomStringConvertible {
     /// The member's info: `member_info` / `user_info` when present, else the whole identity object.
     public var info: JSONValue?
 
+    /// Creates a member with its id and optional info.
     public init(memberId: String, info: JSONValue? = nil) {
         self.memberId = memberId
         self.info = info
@@ -31,6 +32,7 @@ public struct AuthResponse: Sendable, Equatable, CustomStringConvertible, Custom
     /// those channels, ignored for others. Secret: the client keeps it in memory only.
     public var sharedSecret: String?
 
+    /// Creates an answer, as a custom authorizer returns it.
     public init(auth: String, memberData: String? = nil, sharedSecret: String? = nil) {
         self.auth = auth
         self.memberData = memberData
@@ -60,6 +62,7 @@ public struct ChannelAuthRequest: Sendable, Equatable {
     /// The id of the connection the subscription is for (a new one after every reconnect).
     public var connectionId: String
 
+    /// Creates a request to sign `channelName` for the connection `connectionId`.
     public init(channelName: String, connectionId: String) {
         self.channelName = channelName
         self.connectionId = connectionId
@@ -126,6 +129,7 @@ public enum WireDirection: String, Sendable, CustomStringConvertible {
 
 /// Severity of a log line.
 public enum LogLevel: Int, Sendable, Comparable, CustomStringConvertible {
+    /// The severities, least severe first: `debug`, `info`, `warning`, `error`.
     case debug, info, warning, error
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }

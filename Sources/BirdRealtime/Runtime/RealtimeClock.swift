@@ -23,6 +23,7 @@ public protocol RealtimeClock: Sendable {
 public struct SystemRealtimeClock: RealtimeClock {
     private let origin = ContinuousClock.now
 
+    /// Creates the clock; its uptime starts now.
     public init() {}
 
     public var uptime: Duration { ContinuousClock.now - origin }

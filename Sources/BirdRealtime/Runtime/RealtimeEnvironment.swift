@@ -15,6 +15,7 @@ public struct AuthHTTPRequest: Sendable, Equatable {
     /// An extra CA certificate file (PEM).
     public var caFile: String?
 
+    /// Creates a request from its parts.
     public init(method: String, url: URL, headers: [String: String], body: [UInt8], timeout: Duration, caFile: String?)
     {
         self.method = method
@@ -36,6 +37,7 @@ public struct AuthHTTPResponse: Sendable, Equatable {
     /// The body.
     public var body: [UInt8]
 
+    /// A response with a byte body.
     public init(status: Int, body: [UInt8]) {
         self.status = status
         self.body = body
@@ -61,6 +63,7 @@ public struct RealtimeEnvironment: Sendable {
     /// Performs auth endpoint requests.
     public var http: AuthHTTPPerformer
 
+    /// Creates an environment from its three parts.
     public init(clock: any RealtimeClock, makeTransport: @escaping TransportFactory, http: @escaping AuthHTTPPerformer)
     {
         self.clock = clock

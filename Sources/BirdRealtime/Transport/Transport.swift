@@ -11,6 +11,7 @@ public struct TransportConfiguration: Sendable, Equatable {
     /// An extra CA certificate file (PEM).
     public var caFile: String?
 
+    /// Creates a configuration; only the URL is required.
     public init(
         url: URL, headers: [String: String] = [:], connectTimeout: Duration = .seconds(10), caFile: String? = nil
     ) {
@@ -26,6 +27,7 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
     /// A one-line description (no secrets).
     public var message: String
 
+    /// Creates a failure with a one-line description.
     public init(message: String) {
         self.message = message
     }
@@ -44,6 +46,7 @@ public struct TransportClose: Sendable, Equatable {
     /// The failure behind an abnormal end (refused, DNS, TLS, timeout, network), if any.
     public var failure: TransportFailure?
 
+    /// Creates the record of how a socket ended.
     public init(code: Int, reason: String = "", initiatedLocally: Bool = false, failure: TransportFailure? = nil) {
         self.code = code
         self.reason = reason
