@@ -18,8 +18,8 @@ public final class ScriptedTransport: @unchecked Sendable {
 
     /// The factory to put in a `RealtimeEnvironment`.
     public var factory: TransportFactory {
-        { [self] configuration, queue, onEvent in
-            let connection = ScriptedConnection(configuration: configuration, queue: queue, onEvent: onEvent)
+        { [self] configuration, queue, onEvents in
+            let connection = ScriptedConnection(configuration: configuration, queue: queue, onEvents: onEvents)
             state.withLock { $0.append(connection) }
             return connection
         }
@@ -55,16 +55,16 @@ public final class ScriptedConnection: Transport, @unchecked Sendable {
     /// What the client asked for (URL, CA file…).
     public let configuration: TransportConfiguration
     private let queue: DispatchQueue
-    private let onEvent: @Sendable (TransportEvent) -> Void
+    private let onEvents: @Sendable ([TransportEvent]) -> Void
     private let state = TestLock(State())
 
     init(
         configuration: TransportConfiguration, queue: DispatchQueue,
-        onEvent: @escaping @Sendable (TransportEvent) -> Void
+        onEvents: @escaping @Sendable ([TransportEvent]) -> Void
     ) {
         self.configuration = configuration
         self.queue = queue
-        self.onEvent = onEvent
+        self.onEvents = onEvents
     }
 
     // MARK: - Transport (called by the client)
@@ -116,9 +116,20 @@ public final class ScriptedConnection: Transport, @unchecked Sendable {
 
     // MARK: - Playing the server
 
-    /// Delivers any transport event.
+    /// Delivers any transport event (as a read of one event).
     public func deliver(_ event: TransportEvent) {
-        queue.sync { onEvent(event) }
+        deliver(batch: [event])
+    }
+
+    /// Delivers several events as one socket read, the way the real transport reports them.
+    public func deliver(batch events: [TransportEvent]) {
+        guard !events.isEmpty else { return }
+        queue.sync { onEvents(events) }
+    }
+
+    /// The server sent several text messages that arrived in one read.
+    public func receive(batch texts: [String]) {
+        deliver(batch: texts.map(TransportEvent.text))
     }
 
     /// The socket opened.

@@ -177,9 +177,9 @@ final class TransportGate: @unchecked Sendable {
         let live = RealtimeEnvironment.live
         return RealtimeEnvironment(
             clock: live.clock,
-            makeTransport: { [opened] configuration, queue, onEvent in
+            makeTransport: { [opened] configuration, queue, onEvents in
                 if opened.wait(timeout: .now() + 10) == .success { opened.signal() }
-                return live.makeTransport(configuration, queue, onEvent)
+                return live.makeTransport(configuration, queue, onEvents)
             }, http: live.http)
     }
 

@@ -255,14 +255,9 @@ final class ClientCore: @unchecked Sendable {
         // Header names only: the values are tokens.
         let names = headers.keys.sorted().joined(separator: ", ")
         log(.info, "opening \(url.absoluteString)" + (names.isEmpty ? "" : " (handshake headers: \(names))"))
-        let transport = environment.makeTransport(configuration, queue) { [weak self] event in
-            self?.handleTransportEvent(event, generation: generation)
-        }
-        if let batching = transport as? WebSocketTransport {
-            // One call per socket read instead of one per message (set before `connect()`).
-            batching.reportBatches { [weak self] events in
-                self?.handleTransportBatch(events, generation: generation)
-            }
+        // One call per socket read: what it delivers reaches the delivery queue in one hop.
+        let transport = environment.makeTransport(configuration, queue) { [weak self] events in
+            self?.handleTransportBatch(events, generation: generation)
         }
         self.transport = transport
         liveTransport.withLock { $0 = transport }

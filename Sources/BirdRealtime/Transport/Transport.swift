@@ -70,7 +70,8 @@ public enum TransportEvent: Sendable, Equatable {
 }
 
 /// A socket, Starscream-style: connect, send, close, abort; events come back through the
-/// handler given to the ``TransportFactory``. The real one is ``WebSocketTransport``;
+/// handler given to the ``TransportFactory``, one call per read (a batch of one or more events).
+/// Every transport takes the same path into the client: there is no per-type side channel. The real one is ``WebSocketTransport``;
 /// `ScriptedTransport` (BirdRealtimeTestSupport) is the in-memory one for tests.
 public protocol Transport: AnyObject, Sendable {
     /// Starts opening the socket.
@@ -83,12 +84,13 @@ public protocol Transport: AnyObject, Sendable {
     func abort()
 }
 
-/// Makes a transport that reports its events on `queue` through `onEvent`.
+/// Makes a transport that reports its events on `queue` through `onEvents`: the events of one
+/// socket read together, in order, in one call (never an empty array).
 public typealias TransportFactory =
     @Sendable (
         _ configuration: TransportConfiguration,
         _ queue: DispatchQueue,
-        _ onEvent: @escaping @Sendable (TransportEvent) -> Void
+        _ onEvents: @escaping @Sendable ([TransportEvent]) -> Void
     ) -> any Transport
 
 extension TransportConfiguration: CustomStringConvertible {

@@ -5,37 +5,25 @@ import WebSocket
 /// OpenSSL, optional extra CA file). Events arrive in order on the client's private queue.
 public final class WebSocketTransport: Transport, @unchecked Sendable {
     private let client: WebSocketClient
-    /// Set by ``reportBatches(_:)``: receives each socket read's events in one call instead.
-    private let batchHandler = Locked<(@Sendable ([TransportEvent]) -> Void)?>(nil)
 
-    /// Creates a transport for `configuration` reporting on `queue`.
+    /// Creates a transport for `configuration` reporting each socket read's events on `queue`,
+    /// together, to `onEvents`.
     public init(
         configuration: TransportConfiguration, queue: DispatchQueue,
-        onEvent: @escaping @Sendable (TransportEvent) -> Void
+        onEvents: @escaping @Sendable ([TransportEvent]) -> Void
     ) {
         let wsConfiguration = WebSocketClient.Configuration(
             url: configuration.url, headers: configuration.headers,
             connectTimeout: configuration.connectTimeout,
             caFile: configuration.caFile)
-        let batchHandler = self.batchHandler
         client = WebSocketClient(configuration: wsConfiguration, queue: queue, onEvents: { events in
-            if let handler = batchHandler.snapshot {
-                handler(events.map(Self.translate))
-            } else {
-                for event in events { onEvent(Self.translate(event)) }
-            }
+            onEvents(events.map(Self.translate))
         })
     }
 
-    /// Reports the events of one socket read together to `handler` (on the same queue, in the
-    /// same order) instead of one by one to `onEvent`. Call before ``connect()``.
-    func reportBatches(_ handler: @escaping @Sendable ([TransportEvent]) -> Void) {
-        batchHandler.withLock { $0 = handler }
-    }
-
     /// A ``TransportFactory`` making WebSocket transports.
-    public static let factory: TransportFactory = { configuration, queue, onEvent in
-        WebSocketTransport(configuration: configuration, queue: queue, onEvent: onEvent)
+    public static let factory: TransportFactory = { configuration, queue, onEvents in
+        WebSocketTransport(configuration: configuration, queue: queue, onEvents: onEvents)
     }
 
     public func connect() {

@@ -72,8 +72,8 @@ final class ScriptedSockets: @unchecked Sendable {
     private let sockets = Box<[ScriptedSocket]>([])
 
     var factory: TransportFactory {
-        { [sockets] configuration, queue, onEvent in
-            let socket = ScriptedSocket(configuration: configuration, queue: queue, onEvent: onEvent)
+        { [sockets] configuration, queue, onEvents in
+            let socket = ScriptedSocket(configuration: configuration, queue: queue, onEvents: onEvents)
             sockets.withLock { $0.append(socket) }
             return socket
         }
@@ -97,13 +97,13 @@ final class ScriptedSockets: @unchecked Sendable {
 final class ScriptedSocket: Transport, @unchecked Sendable {
     let configuration: TransportConfiguration
     private let queue: DispatchQueue
-    private let onEvent: @Sendable (TransportEvent) -> Void
+    private let onEvents: @Sendable ([TransportEvent]) -> Void
     private let flags = Box((connect: false, closed: false, aborted: false, sent: [String]()))
 
-    init(configuration: TransportConfiguration, queue: DispatchQueue, onEvent: @escaping @Sendable (TransportEvent) -> Void) {
+    init(configuration: TransportConfiguration, queue: DispatchQueue, onEvents: @escaping @Sendable ([TransportEvent]) -> Void) {
         self.configuration = configuration
         self.queue = queue
-        self.onEvent = onEvent
+        self.onEvents = onEvents
     }
 
     func connect() { flags.withLock { $0.connect = true } }
@@ -115,7 +115,7 @@ final class ScriptedSocket: Transport, @unchecked Sendable {
     var closedByClient: Bool { flags.withLock { $0.closed || $0.aborted } }
     var sent: [String] { flags.withLock { $0.sent } }
 
-    func deliver(_ event: TransportEvent) { queue.sync { onEvent(event) } }
+    func deliver(_ event: TransportEvent) { queue.sync { onEvents([event]) } }
 
     /// Opens the socket and sends a handshake with `id`.
     func handshake(id: String) {
