@@ -199,7 +199,8 @@ public enum SandboxCommandLine {
             case "--history-events":
                 let text = try value()
                 guard let n = Int(text), (0...HistoryLimits.maxEventsLimit).contains(n) else {
-                    throw fail("--history-events needs a whole number in 0…\(HistoryLimits.maxEventsLimit), not '\(text)'")
+                    throw fail(
+                        "--history-events needs a whole number in 0…\(HistoryLimits.maxEventsLimit), not '\(text)'")
                 }
                 configuration.history.maxEvents = n
             case "--history-seconds": configuration.history.maxAgeSeconds = try seconds()

@@ -288,7 +288,9 @@ extension WireMessage {
         if let continuity {
             out += ",\"epoch\":"
             JSONWriter.appendQuoted(continuity.epoch, to: &out)
-            if let recovered = continuity.recovered { out += recovered ? ",\"recovered\":true" : ",\"recovered\":false" }
+            if let recovered = continuity.recovered {
+                out += recovered ? ",\"recovered\":true" : ",\"recovered\":false"
+            }
             if let missed = continuity.missed {
                 out += ",\"missed\":"
                 out += String(missed)

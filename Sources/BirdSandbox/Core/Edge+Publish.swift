@@ -24,7 +24,9 @@ extension Edge {
             let now = clock()
             var reached = 0
             for _ in 0..<times {
-                guard let (_, stamped) = history?.append(channel: channel, now: now, text: { Edge.stamp(text, offset: $0) })
+                guard
+                    let (_, stamped) = history?.append(
+                        channel: channel, now: now, text: { Edge.stamp(text, offset: $0) })
                 else { break }
                 reached = fanOut(stamped, channel: channel, times: 1, excluding: excluding)
             }

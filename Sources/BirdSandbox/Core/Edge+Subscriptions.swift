@@ -101,7 +101,8 @@ extension Edge {
     }
 
     private func join(
-        _ connection: EdgeConnection, channel name: String, kind: ChannelKind, presence: (id: String, info: JSONValue?)?,
+        _ connection: EdgeConnection, channel name: String, kind: ChannelKind,
+        presence: (id: String, info: JSONValue?)?,
         resume: (epoch: String, offset: Int)? = nil
     ) {
         let channel = channels[name] ?? ChannelState(name: name, kind: kind)
