@@ -57,6 +57,9 @@ public enum SandboxCommandLine {
                                   off the process list): the demo auth endpoint answers
                                   private-encrypted- channels with their key and
                                   /sandbox/publish seals their data. Never printed
+          --history-events N      events kept per channel for subscribers that resume
+                                  (continuity, bird dialect; default 1000; 0…1000000)
+          --history-seconds S     seconds an event is kept for them (default 300; 0 < S ≤ 86400)
           --tls-cert FILE         PEM certificate: serve wss:// and https:// (needs --tls-key)
           --tls-key FILE          PEM private key for --tls-cert
           --scenario NAME|FILE    play a scripted sequence of faults after start (a built-in
@@ -193,6 +196,14 @@ public enum SandboxCommandLine {
                 }
                 configuration.maxHTTPConnections = n
             case "--pong-timeout": configuration.pongTimeout = try seconds()
+            case "--history-events":
+                let text = try value()
+                guard let n = Int(text), (0...HistoryLimits.maxEventsLimit).contains(n) else {
+                    throw fail(
+                        "--history-events needs a whole number in 0…\(HistoryLimits.maxEventsLimit), not '\(text)'")
+                }
+                configuration.history.maxEvents = n
+            case "--history-seconds": configuration.history.maxAgeSeconds = try seconds()
             case "--encryption-master-key":
                 configuration.encryptionMasterKey = try masterKey(try value(), source: flag)
             case "--tls-cert": configuration.tlsCertificateFile = try nonEmpty(flag, value())

@@ -37,6 +37,9 @@ public struct SandboxConfiguration: Sendable {
     public var encryptionMasterKey: EncryptionMasterKey?
     /// How much each WebSocket connection may send before it is closed with 1008 as a flood.
     public var inboundBudget = InboundBudget()
+    /// How much of each channel's stream is kept for subscribers that resume (Bird dialect;
+    /// docs/PROTOCOL.md § Extensions): by default the last 1,000 events, for 5 minutes.
+    public var history = HistoryLimits()
     /// HTTP connections (not upgraded to WebSocket) open at once; more are answered 503 and
     /// closed (1…65536, default 1024).
     public var maxHTTPConnections = 1024

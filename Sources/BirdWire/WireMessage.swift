@@ -12,13 +12,25 @@ public struct WireMessage: Sendable, Equatable {
     public var data: WirePayload?
     /// The sender's member id of a presence client event (`member_id` or `user_id` at the top level).
     public var memberId: String?
+    /// Continuity (Bird dialect, docs/PROTOCOL.md § Extensions): on a channel event, its offset
+    /// in the channel's stream; on `subscription_succeeded`, the stream's head (the last offset
+    /// given). A non-negative integer; nil when absent or not one.
+    public var offset: Int?
+    /// Continuity on `subscription_succeeded` (the top-level `epoch`, `recovered`, `missed`);
+    /// nil when the edge sent no `epoch`.
+    public var continuity: WireContinuity?
 
     /// Creates a message from its parts.
-    public init(event: String, channel: String? = nil, data: WirePayload? = nil, memberId: String? = nil) {
+    public init(
+        event: String, channel: String? = nil, data: WirePayload? = nil, memberId: String? = nil, offset: Int? = nil,
+        continuity: WireContinuity? = nil
+    ) {
         self.event = event
         self.channel = channel
         self.data = data
         self.memberId = memberId
+        self.offset = offset
+        self.continuity = continuity
     }
 
     /// A message whose data is `value`, sent as a JSON string of JSON (double encoding) when
@@ -26,6 +38,25 @@ public struct WireMessage: Sendable, Equatable {
     public init(event: String, channel: String? = nil, value: JSONValue, doubleEncoded: Bool = false) {
         self.init(event: event, channel: channel,
                   data: doubleEncoded ? .string(value.description) : .json(value.description))
+    }
+}
+
+/// What an edge with continuity says on `subscription_succeeded` (Bird dialect, docs/PROTOCOL.md
+/// § Extensions): the stream's epoch and, when the subscribe asked to resume, whether it could.
+public struct WireContinuity: Sendable, Equatable {
+    /// The channel stream's epoch: offsets compare only within one epoch.
+    public var epoch: String
+    /// Whether every event after the position the subscribe sent is replayed (after this
+    /// message, before live ones); nil when the subscribe sent no position.
+    public var recovered: Bool?
+    /// With `recovered: false`: how many events after that position the edge no longer holds;
+    /// nil when it cannot say (another epoch, a position ahead of the stream).
+    public var missed: Int?
+
+    public init(epoch: String, recovered: Bool? = nil, missed: Int? = nil) {
+        self.epoch = epoch
+        self.recovered = recovered
+        self.missed = missed
     }
 }
 
@@ -113,6 +144,10 @@ extension WireMessage {
         var channel: String?
         var data: WirePayload?
         var memberId: String?
+        var offset: Int?
+        var epoch: String?
+        var recovered: Bool?
+        var missed: Int?
         p.skipWhitespace()
         if p.peek() == UInt8(ascii: "}") {
             p.index += 1
@@ -154,7 +189,15 @@ extension WireMessage {
                             data = .json(String(decoding: raw, as: UTF8.self))
                         }
                     }
-                default:
+                case .offset:
+                    offset = Self.count(try p.parseValue())
+                case .missed:
+                    missed = Self.count(try p.parseValue())
+                case .recovered:
+                    recovered = try p.parseValue().boolValue
+                case .epoch:
+                    epoch = try p.parseValue().stringValue
+                case .other:
                     _ = try p.skipValue()
                 }
                 p.skipWhitespace()
@@ -168,12 +211,21 @@ extension WireMessage {
         p.skipWhitespace()
         guard p.index == buffer.count else { throw p.fail("unexpected text after the message") }
         guard let event else { throw WireDecodeError.missingEvent }
-        return WireMessage(event: event, channel: channel, data: data, memberId: memberId)
+        return WireMessage(
+            event: event, channel: channel, data: data, memberId: memberId, offset: offset,
+            continuity: epoch.map { WireContinuity(epoch: $0, recovered: recovered, missed: missed) })
+    }
+
+    /// A non-negative integer, or nil for anything else (continuity fields are advisory: a bad
+    /// one is ignored, never fatal).
+    private static func count(_ value: JSONValue) -> Int? {
+        guard let n = value.intValue, n >= 0 else { return nil }
+        return n
     }
 
     /// The envelope members the decoder reads; any other name is skipped.
     private enum EnvelopeKey {
-        case event, channel, data, memberId, other
+        case event, channel, data, memberId, offset, epoch, recovered, missed, other
 
         /// Reads a member name at the parser's position (an opening quote). Names without
         /// escapes are matched on their bytes (no string is made); others are decoded first.
@@ -198,6 +250,10 @@ extension WireMessage {
             case 5 where equals("event"): self = .event
             case 7 where equals("channel"): self = .channel
             case 7 where equals("user_id"), 9 where equals("member_id"): self = .memberId
+            case 6 where equals("offset"): self = .offset
+            case 5 where equals("epoch"): self = .epoch
+            case 9 where equals("recovered"): self = .recovered
+            case 6 where equals("missed"): self = .missed
             default: self = .other
             }
         }
@@ -225,6 +281,21 @@ extension WireMessage {
             out += memberIdKey
             out += "\":"
             JSONWriter.appendQuoted(memberId, to: &out)
+        }
+        if let offset {
+            out += ",\"offset\":"
+            out += String(offset)
+        }
+        if let continuity {
+            out += ",\"epoch\":"
+            JSONWriter.appendQuoted(continuity.epoch, to: &out)
+            if let recovered = continuity.recovered {
+                out += recovered ? ",\"recovered\":true" : ",\"recovered\":false"
+            }
+            if let missed = continuity.missed {
+                out += ",\"missed\":"
+                out += String(missed)
+            }
         }
         out += "}"
         return out

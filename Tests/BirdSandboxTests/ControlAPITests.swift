@@ -179,6 +179,8 @@ import WebSocket
         (["--activity-timeout", "1.5"], "1…86400"), (["--activity-timeout", "0"], "1…86400"),
         (["--max-http-connections", "0"], "1…65536"), (["--max-http-connections", "65537"], "1…65536"),
         (["--max-http-connections", "99999999999999999999"], "1…65536"),
+        (["--history-events", "-1"], "0…1000000"), (["--history-events", "1000001"], "0…1000000"),
+        (["--history-seconds", "0"], "> 0"), (["--history-seconds", "nan"], "≤ 86400"),
     ])
     func numericFlagsStateTheirRange(arguments: [String], range: String) {
         do {

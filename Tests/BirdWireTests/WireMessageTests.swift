@@ -79,4 +79,21 @@ struct WireMessageTests {
             Issue.record("double-encoded data should decode as a string")
         }
     }
+
+    @Test("continuity members: read when well-formed, ignored when not, written back as sent")
+    func continuity() throws {
+        let event = try WireMessage.decode(#"{"event":"n","channel":"c","data":"{}","offset":17}"#)
+        #expect(event.offset == 17)
+        #expect(event.continuity == nil)
+        let answer = try WireMessage.decode(
+            #"{"event":"bird_internal:subscription_succeeded","channel":"c","data":"{}","offset":40,"epoch":"e1","recovered":false,"missed":25}"#
+        )
+        #expect(answer.offset == 40)
+        #expect(answer.continuity == WireContinuity(epoch: "e1", recovered: false, missed: 25))
+        #expect(try WireMessage.decode(answer.encode()) == answer)
+        for bad in [#""offset":-1"#, #""offset":1.5"#, #""offset":"3""#, #""offset":99999999999999999999"#] {
+            #expect(try WireMessage.decode(#"{"event":"n",\#(bad)}"#).offset == nil, "\(bad)")
+        }
+        #expect(try WireMessage.decode(#"{"event":"n","recovered":true,"missed":3}"#).continuity == nil)
+    }
 }

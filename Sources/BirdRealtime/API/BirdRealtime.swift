@@ -197,6 +197,15 @@ public final class BirdRealtime: Sendable {
         core.subscribe(name)
     }
 
+    /// Subscribes to `name`, resuming its stream after `position` (a ``ChannelEvent/position``
+    /// the app persisted after applying that event): the edge replays what came after it, and
+    /// ``Channel/continuity`` says whether anything was lost (Bird dialect; docs/LIFECYCLE.md
+    /// § Continuity). When the channel is already held, it is returned as it is and `position`
+    /// is ignored.
+    public func subscribe(_ name: String, resumingFrom position: StreamPosition?) -> Channel {
+        core.subscribe(name, resumingFrom: position)
+    }
+
     /// Unsubscribes from `name` and forgets its channel (wins over a subscription still pending).
     public func unsubscribe(_ name: String) {
         core.unsubscribe(name)

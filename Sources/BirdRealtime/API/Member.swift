@@ -88,6 +88,22 @@ public struct ChannelEvent: Sendable, Equatable {
     /// while ``payload`` holds the plaintext. Nil for every other event (protocol events on
     /// encrypted channels travel in clear and have none).
     public var ciphertext: String?
+    /// The event's offset in the channel's stream (Bird dialect, an edge with continuity:
+    /// docs/PROTOCOL.md § Extensions); nil for events without one (the Pusher dialect, client
+    /// events, protocol events, member channels).
+    public var offset: Int?
+    /// The epoch ``offset`` belongs to; nil when there is no offset.
+    public var epoch: String?
+    /// On `bird:subscription_succeeded`: whether the subscription continued the channel's stream
+    /// (the same value as ``Channel/continuity`` then); nil on every other event.
+    public var continuity: ChannelContinuity?
+
+    /// Where this event is in its channel's stream: persist it after applying the event, to
+    /// resume from it later (``BirdRealtime/subscribe(_:resumingFrom:)``). Nil without an offset.
+    public var position: StreamPosition? {
+        guard let epoch, let offset else { return nil }
+        return StreamPosition(epoch: epoch, offset: offset)
+    }
 
     /// Whether ``payload`` is plaintext the client decrypted (``ciphertext`` is what travelled).
     public var wasDecrypted: Bool { ciphertext != nil }

@@ -10,6 +10,7 @@ public class Channel: @unchecked Sendable, CustomStringConvertible {
         var subscribed = false
         var members: [String: JSONValue] = [:]
         var myId: String?
+        var continuity: ChannelContinuity?
     }
 
     /// The channel's name.
@@ -23,8 +24,11 @@ public class Channel: @unchecked Sendable, CustomStringConvertible {
     let registry = HandlerRegistry()
     let state = Locked(State())
     let core: ClientCore
+    /// The position the app supplied when it subscribed (the first subscription resumes from it).
+    let initialPosition: StreamPosition?
 
-    init(name: String, core: ClientCore) {
+    init(name: String, core: ClientCore, resumingFrom position: StreamPosition? = nil) {
+        self.initialPosition = position
         self.name = name
         self.kind = ChannelKind(channelName: name)
         self.isEncrypted = ChannelKind.isEncrypted(channelName: name)
@@ -35,6 +39,11 @@ public class Channel: @unchecked Sendable, CustomStringConvertible {
 
     /// Whether the channel is subscribed on the current connection (and may send client events).
     public var subscribed: Bool { state.withLock { $0.subscribed } }
+
+    /// Whether the latest subscription continued the channel's stream: recovered, how many
+    /// events were missed, or unknown (always unknown on a resubscription in the Pusher dialect).
+    /// Nil until the first subscription succeeds; kept while the connection is down.
+    public var continuity: ChannelContinuity? { state.withLock { $0.continuity } }
 
     // MARK: - Handlers
 

@@ -21,6 +21,8 @@ struct EncryptedChannelState {
         var text: String
         /// The sender of a presence client event (never set on encrypted channels today).
         var memberId: String?
+        /// The event's offset in the channel's stream, if it had one.
+        var offset: Int? = nil
         /// Whether a fresh key was already fetched for this event (it gets one refresh, no more).
         var refreshed = false
     }

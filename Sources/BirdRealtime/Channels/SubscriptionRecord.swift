@@ -22,9 +22,12 @@ struct SubscriptionRecord {
     var timeout: (any RealtimeTimer)?
     /// The key and decryption state of an end-to-end encrypted channel; nil for other channels.
     var encryption: EncryptedChannelState?
+    /// The channel's place in its stream and the duplicate rule (kept across connections).
+    var continuity: ContinuityState
 
     init(channel: Channel) {
         self.channel = channel
+        continuity = ContinuityState(resumingFrom: channel.initialPosition)
         if channel.isEncrypted { encryption = EncryptedChannelState() }
     }
 }

@@ -4,16 +4,16 @@ import Foundation
 extension ClientCore {
     // MARK: - From any thread
 
-    func subscribe(_ name: String) -> Channel {
+    func subscribe(_ name: String, resumingFrom position: StreamPosition? = nil) -> Channel {
         let (channel, created) = channelTable.withLock { table -> (Channel, Bool) in
             if let existing = table[name] { return (existing, false) }
             let channel: Channel
             switch ChannelKind(channelName: name) {
-            case .presence: channel = PresenceChannel(name: name, core: self)
+            case .presence: channel = PresenceChannel(name: name, core: self, resumingFrom: position)
             case .private where ChannelKind.isEncrypted(channelName: name):
-                channel = PrivateEncryptedChannel(name: name, core: self)
-            case .private: channel = PrivateChannel(name: name, core: self)
-            case .public, .member: channel = Channel(name: name, core: self)
+                channel = PrivateEncryptedChannel(name: name, core: self, resumingFrom: position)
+            case .private: channel = PrivateChannel(name: name, core: self, resumingFrom: position)
+            case .public, .member: channel = Channel(name: name, core: self, resumingFrom: position)
             }
             table[name] = channel
             return (channel, true)
@@ -175,6 +175,7 @@ extension ClientCore {
         var data: JSONObject = ["channel": .string(name)]
         if let auth { data["auth"] = .string(auth) }
         if let memberData { data[dialect.presenceDataKey] = .string(memberData) }
+        addResumePosition(to: &data, channel: name)
         return WireMessage(event: ProtocolEvent.subscribe.wireName(dialect), value: .object(data)).encode()
     }
 

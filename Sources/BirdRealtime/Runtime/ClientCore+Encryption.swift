@@ -38,7 +38,7 @@ extension ClientCore {
     /// while a fresh key is fetched, or reported.
     func receiveEncrypted(_ message: WireMessage, channel name: String) {
         let sealed = EncryptedChannelState.Sealed(
-            name: message.event, text: message.data?.text ?? "", memberId: message.memberId)
+            name: message.event, text: message.data?.text ?? "", memberId: message.memberId, offset: message.offset)
         guard let actions = records[name]?.encryption?.receive(sealed) else { return }
         performEncryption(actions, channel: name)
     }
@@ -52,7 +52,7 @@ extension ClientCore {
                 enqueue(
                     registry: record.channel.registry, channel: name, name: event.name,
                     payload: .decrypted(DecryptedText(plaintext: plaintext, ciphertext: event.text)),
-                    memberId: event.memberId)
+                    memberId: event.memberId, stream: streamStamp(offset: event.offset, channel: name))
             case .report(let event, let problem):
                 log(.warning, "event \(event.name) on \(name) not delivered: \(problem)")
                 notify(

@@ -65,7 +65,13 @@ extension ClientCore {
             return
         }
         let registry: HandlerRegistry
+        var stream: StreamStamp?
         if let record = records[channelName] {
+            // Continuity (ClientCore+Continuity): a duplicate of an event already delivered stops here.
+            if let offset = message.offset {
+                guard let stamp = admit(offset: offset, channel: channelName) else { return }
+                stream = stamp
+            }
             // End-to-end encrypted channels decrypt first (ClientCore+Encryption); one lookup either way.
             if record.channel.isEncrypted {
                 receiveEncrypted(message, channel: channelName)
@@ -80,7 +86,7 @@ extension ClientCore {
         }
         deliver(
             registry: registry, channel: channelName, name: message.event, payload: message.data,
-            memberId: message.memberId)
+            memberId: message.memberId, stream: stream)
     }
 
     // MARK: - Delivery
@@ -93,17 +99,25 @@ extension ClientCore {
     }
 
     /// Delivers an event whose payload is parsed only when someone listens (on the delivery queue).
-    func deliver(registry: HandlerRegistry, channel: String, name: String, payload: WirePayload?, memberId: String?) {
-        enqueue(registry: registry, channel: channel, name: name, payload: .wire(payload), memberId: memberId)
+    func deliver(
+        registry: HandlerRegistry, channel: String, name: String, payload: WirePayload?, memberId: String?,
+        stream: StreamStamp? = nil
+    ) {
+        enqueue(
+            registry: registry, channel: channel, name: name, payload: .wire(payload), memberId: memberId,
+            stream: stream)
     }
 
     /// Delivers an event with a payload already built.
-    func deliver(registry: HandlerRegistry, channel: String, name: String, value: JSONValue?) {
-        enqueue(registry: registry, channel: channel, name: name, payload: .value(value), memberId: nil)
+    func deliver(
+        registry: HandlerRegistry, channel: String, name: String, value: JSONValue?, stream: StreamStamp? = nil
+    ) {
+        enqueue(registry: registry, channel: channel, name: name, payload: .value(value), memberId: nil, stream: stream)
     }
 
     func enqueue(
-        registry: HandlerRegistry, channel: String, name: String, payload: Deliverer.Event.Payload, memberId: String?
+        registry: HandlerRegistry, channel: String, name: String, payload: Deliverer.Event.Payload, memberId: String?,
+        stream: StreamStamp? = nil
     ) {
         let global = !eventObservers.isEmpty
         guard global || registry.hasHandlers(for: name) else { return }
@@ -111,7 +125,7 @@ extension ClientCore {
             .event(
                 Deliverer.Event(
                     registry: registry, observers: global ? eventObservers : nil, channel: channel, name: name,
-                    payload: payload, memberId: memberId)))
+                    payload: payload, memberId: memberId, stream: stream)))
     }
 
     // MARK: - Handshake and errors
@@ -173,6 +187,7 @@ extension ClientCore {
         record.phase = .subscribed
         records[name] = record
         let channel = record.channel
+        let continuity = subscriptionContinued(message, channel: name)
         if channel.kind == .presence {
             let presence = message.data?.value["presence"]
             // The roster in the order the server sent it; ids without info are null.
@@ -189,19 +204,23 @@ extension ClientCore {
                 s.subscribed = true
                 s.members = members
                 s.myId = myId
+                s.continuity = continuity.continuity
             }
-            log(.info, "subscribed \(name) (\(members.count) members)")
+            log(.info, "subscribed \(name) (\(members.count) members, \(continuity.continuity?.description ?? "-"))")
             var payload: JSONObject = ["members": .object(roster), "count": JSONValue(roster.count)]
             if let myId { payload["my_id"] = .string(myId) }
             deliver(
                 registry: channel.registry, channel: name, name: BirdProtocol.Event.subscriptionSucceeded,
-                value: .object(payload))
+                value: .object(payload), stream: continuity)
         } else {
-            channel.setSubscribed(true)
-            log(.info, "subscribed \(name)")
+            channel.state.withLock { s in
+                s.subscribed = true
+                s.continuity = continuity.continuity
+            }
+            log(.info, "subscribed \(name) (\(continuity.continuity?.description ?? "-"))")
             deliver(
                 registry: channel.registry, channel: name, name: BirdProtocol.Event.subscriptionSucceeded,
-                payload: message.data, memberId: nil)
+                payload: message.data, memberId: nil, stream: continuity)
         }
     }
 

@@ -29,6 +29,8 @@ final class Deliverer: @unchecked Sendable {
         let name: String
         let payload: Payload
         let memberId: String?
+        /// Offset, epoch and continuity, for events that have them.
+        var stream: StreamStamp?
 
         /// Builds the public event (its payload parsed later, if read) and calls the handlers.
         func run() {
@@ -41,8 +43,13 @@ final class Deliverer: @unchecked Sendable {
                 made = EventPayload(text: decrypted.plaintext)
                 ciphertext = decrypted.ciphertext
             }
-            let event = ChannelEvent(
+            var event = ChannelEvent(
                 channel: channel, name: name, payload: made, memberId: memberId, ciphertext: ciphertext)
+            if let stream {
+                event.offset = stream.offset
+                event.epoch = stream.epoch
+                event.continuity = stream.continuity
+            }
             registry.deliver(event)
             if let observers {
                 for handler in observers.handlers { handler(event) }
@@ -142,6 +149,14 @@ final class Deliverer: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Where a delivered event is in its channel's stream (boxed in an optional, so events without
+/// one stay small).
+struct StreamStamp {
+    var offset: Int?
+    var epoch: String?
+    var continuity: ChannelContinuity?
 }
 
 /// A decrypted event's plaintext and the envelope it travelled in.

@@ -30,9 +30,10 @@ extension Edge {
         }
         let kind = ChannelKind(channelName: name)
         let auth = data["auth"]?.stringValue ?? ""
+        let resume = dialect == .bird ? Edge.resumePosition(data) : nil
         switch kind {
         case .public, .member:
-            join(connection, channel: name, kind: kind, presence: nil)
+            join(connection, channel: name, kind: kind, presence: nil, resume: resume)
         case .private:
             let string = Signature.privateChannelString(connectionId: connection.id, channel: name)
             guard
@@ -43,7 +44,7 @@ extension Edge {
                     connection, channel: name, type: "AuthError", error: authProblem(auth), status: 401)
                 return
             }
-            join(connection, channel: name, kind: kind, presence: nil)
+            join(connection, channel: name, kind: kind, presence: nil, resume: resume)
         case .presence:
             guard let memberData = data[dialect.presenceDataKey]?.stringValue else {
                 sendSubscriptionError(
@@ -77,7 +78,7 @@ extension Edge {
                     error: "\(dialect.presenceInfoKey) is larger than \(Limits.maxMemberInfoBytes) bytes", status: 413)
                 return
             }
-            join(connection, channel: name, kind: kind, presence: (memberId, info))
+            join(connection, channel: name, kind: kind, presence: (memberId, info), resume: resume)
         }
     }
 
@@ -100,14 +101,16 @@ extension Edge {
     }
 
     private func join(
-        _ connection: EdgeConnection, channel name: String, kind: ChannelKind, presence: (id: String, info: JSONValue?)?
+        _ connection: EdgeConnection, channel name: String, kind: ChannelKind,
+        presence: (id: String, info: JSONValue?)?,
+        resume: (epoch: String, offset: Int)? = nil
     ) {
         let channel = channels[name] ?? ChannelState(name: name, kind: kind)
         if let presence {
             if let previous = connection.presence[name], previous != presence.id {
                 // Re-subscribed under another identity: leave as the old member first.
                 leave(connection, channel: name)
-                return join(connection, channel: name, kind: kind, presence: presence)
+                return join(connection, channel: name, kind: kind, presence: presence, resume: resume)
             }
             if connection.presence[name] == nil {
                 switch channel.roster.add(memberId: presence.id, info: presence.info, connection: connection.id) {
@@ -139,7 +142,7 @@ extension Edge {
         let data: WirePayload =
             kind == .presence
             ? .string(JSONValue.object(["presence": channel.roster.presenceObject]).description) : .string("{}")
-        send(connection, .subscriptionSucceeded, channel: name, data: data)
+        sendSubscriptionSucceeded(connection, channel: name, data: data, resume: resume)
         if isNew { announceCount(channel) }
     }
 

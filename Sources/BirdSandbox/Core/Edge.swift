@@ -27,13 +27,20 @@ final class Edge {
     var authFailure: (status: Int, prefix: String?)?
     /// The encryption master key in force (the configuration's, until rotated; Edge+Encryption).
     var encryptionMasterKey: EncryptionMasterKey?
+    /// The channels' streams for continuity (Edge+Continuity); nil in the Pusher dialect.
+    var history: StreamHistory?
 
-    init(configuration: SandboxConfiguration, clock: @escaping () -> Double, log: @escaping (String) -> Void = { _ in })
-    {
+    init(
+        configuration: SandboxConfiguration, clock: @escaping () -> Double, epoch: String = Edge.newEpoch(),
+        log: @escaping (String) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.clock = clock
         self.log = log
         self.encryptionMasterKey = configuration.encryptionMasterKey
+        if configuration.dialect == .bird {
+            history = StreamHistory(epoch: epoch, limits: configuration.history)
+        }
     }
 
     // MARK: Opening
@@ -137,6 +144,7 @@ final class Edge {
     func tick() {
         let now = clock()
         if let refusal, let until = refusal.until, now >= until { self.refusal = nil }
+        history?.expire(now: now)
         for id in connectionOrder {
             guard let connection = connections[id], !connection.silenced else { continue }
             if let deadline = connection.signinDeadline, now >= deadline {

@@ -8,6 +8,17 @@ extension Sandbox {
         onQueue { edge.connectionInfos() }
     }
 
+    /// The epoch of the channels' streams (continuity, Bird dialect): new with every `Sandbox`,
+    /// kept across the control API's `restart`; nil in the Pusher dialect.
+    public var streamEpoch: String? {
+        onQueue { edge.history?.epoch }
+    }
+
+    /// The last offset given on `channel` (0 before its first event); nil in the Pusher dialect.
+    public func streamHead(channel: String) -> Int? {
+        onQueue { edge.history.map { $0.channels[channel]?.head ?? 0 } }
+    }
+
     /// Closes connection `id` with a close frame; false when there is no such connection.
     @discardableResult
     public func closeConnection(

@@ -45,6 +45,7 @@ public final class Sandbox: @unchecked Sendable {
             throw .invalidConfiguration("maxHTTPConnections must be 1…65536")
         }
         if let problem = configuration.inboundBudget.problem { throw .invalidConfiguration(problem) }
+        if let problem = configuration.history.problem { throw .invalidConfiguration(problem) }
         self.configuration = configuration
         let sink = configuration.log
         let secrets = [configuration.appSecret]
