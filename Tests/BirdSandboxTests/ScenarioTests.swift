@@ -149,6 +149,14 @@ private final class RecordingControl: ScenarioControl, Sendable {
         (#"{"name": "x", "steps": [{"action": "accept", "code": 1}]}"#, "step 1 (accept): unknown key 'code'"),
         (#"{"name": "x", "steps": [{"action": "publish", "channel": "a"}]}"#, "step 1 (publish): 'event' is missing"),
         (
+            #"{"name": "x", "steps": [{"action": "publish", "channel": "a", "event": "e", "count": 0}]}"#,
+            "step 1 (publish): 'count' must be"
+        ),
+        (
+            #"{"name": "x", "steps": [{"action": "publish", "channel": "a", "event": "e", "count": 100001}]}"#,
+            "step 1 (publish): 'count' must be"
+        ),
+        (
             #"{"name": "x", "steps": [{"action": "auth-failure", "status": 200}]}"#,
             "step 1 (auth-failure): 'status' must be"
         ),
@@ -182,7 +190,7 @@ private final class RecordingControl: ScenarioControl, Sendable {
         let names = Set(ScenarioCatalogue.all.map(\.name))
         for name in [
             "flaky-network", "edge-restart", "over-capacity", "terminated-member", "stale-connection", "auth-outage",
-            "rate-limited-client-events",
+            "outage-publish", "rate-limited-client-events",
         ] {
             #expect(names.contains(name), "\(name)")
         }
@@ -280,6 +288,30 @@ private final class RecordingControl: ScenarioControl, Sendable {
             #expect(parts[1] == (index % 3 == 1 ? "silence" : "drop"))
         }
         #expect(first.log.contains { $0.contains("(pass 2)") })
+    }
+
+    @Test func publishCountRepeatsThePublish() throws {
+        let scenario = try Scenario(
+            json: #"{"name": "many", "steps": [{"after": 1, "action": "publish", "channel": "news", "event": "e", "data": 1, "count": 3}]}"#)
+        #expect(scenario.steps.first?.action == .publish(channel: "news", event: "e", data: 1, count: 3))
+        let scheduler = VirtualScheduler()
+        let control = RecordingControl(connections: [("c1", nil)], clock: { scheduler.now })
+        let runner = ScenarioRunner(scenario: scenario, control: control, scheduler: scheduler)
+        runner.start()
+        scheduler.advance(by: 1.5)
+        #expect(control.recorded == ["1 publish news e 1", "1 publish news e 1", "1 publish news e 1"])
+    }
+
+    @Test func outagePublishExceedsTheSandboxHistoryOnlyInItsSecondOutage() throws {
+        let scenario = try #require(ScenarioCatalogue.named("outage-publish"))
+        let counts = scenario.steps.compactMap { step -> Int? in
+            if case .publish(_, _, _, let count) = step.action { return count }
+            return nil
+        }
+        let held = HistoryLimits().maxEvents
+        #expect(counts.count == 2)
+        #expect(counts.first.map { $0 < held } == true)
+        #expect(counts.last.map { $0 > held } == true)
     }
 
     @Test func stepsRunInOrderAndStopHalts() throws {

@@ -138,7 +138,8 @@ public enum Arguments {
           --sandbox-control URL     attach k (close with a code) to a running bird-sandbox (BIRD_SANDBOX_CONTROL)
           --scenario NAME|FILE      with --sandbox: play a fault scenario (edge-restart, flaky-network,
                                     over-capacity, terminated-member, stale-connection, auth-outage,
-                                    rate-limited-client-events, or a JSON file) (BIRD_SCENARIO)
+                                    outage-publish, rate-limited-client-events, or a JSON file)
+                                    (BIRD_SCENARIO)
           --demo-rate N             demo events per second with --sandbox, 0–10000, default 3 (BIRD_DEMO_RATE)
           --jsonl                   headless: JSON lines on stdout, a script of commands on stdin, run
                                     in order, each when what it needs exists (BIRD_JSONL=1); exit 0 when

@@ -5,7 +5,7 @@ public enum ScenarioMatcher {
     /// The scenario names the rules know, in the catalogue's order.
     public static let names = [
         "flaky-network", "edge-restart", "over-capacity", "terminated-member", "stale-connection", "auth-outage",
-        "rate-limited-client-events",
+        "outage-publish", "rate-limited-client-events",
     ]
 
     /// Every scenario the session matches, in order of when its pattern first showed.
@@ -21,6 +21,7 @@ public enum ScenarioMatcher {
     }
 
     /// A `scenario` line that names a built-in (written by recorders that know the scenario).
+    /// `outage-publish` is matched this way only: its faults are `edge-restart`'s.
     static func named(_ s: SessionSummary) -> ScenarioMatch? {
         for marker in s.markers where marker.kind == .scenario {
             for name in names where marker.label.contains("scenario: \(name)") || marker.label.contains("name: \(name)")

@@ -14,6 +14,9 @@ public struct Scenario: Sendable, Equatable {
     /// The steps, in order.
     public var steps: [Step]
 
+    /// The most events one `publish` step sends (its `count`).
+    public static let maxPublishCount = 100_000
+
     public init(name: String, description: String = "", loop: Bool = false, seed: UInt64 = 1, steps: [Step]) {
         self.name = name
         self.description = description
@@ -78,8 +81,8 @@ public struct Scenario: Sendable, Equatable {
         case authFailure(status: Int, prefix: String?)
         /// ``Sandbox/clearAuthFailure()``.
         case authRecover
-        /// ``Sandbox/publish(channel:event:data:)``.
-        case publish(channel: String, event: String, data: JSONValue?)
+        /// ``Sandbox/publish(channel:event:data:)``, `count` times in a row (1 by default).
+        case publish(channel: String, event: String, data: JSONValue?, count: Int = 1)
         /// ``Sandbox/omitHandshakeId(count:)``.
         case omitHandshakeId(count: Int)
         /// 4009 "terminated by the app": ``Sandbox/terminate(memberId:)`` for every member signed
@@ -214,11 +217,13 @@ extension Scenario.Step {
             try f.allow([])
             action = .authRecover
         case "publish":
-            try f.allow(["channel", "event", "data"])
+            try f.allow(["channel", "event", "data", "count"])
             let channel = try f.string("channel", default: nil)
             let event = try f.string("event", default: nil)
             guard !channel.isEmpty, !event.isEmpty else { throw f.error("'channel' and 'event' must not be empty") }
-            action = .publish(channel: channel, event: event, data: f.object["data"])
+            action = .publish(
+                channel: channel, event: event, data: f.object["data"],
+                count: try f.int("count", default: 1, range: 1...Scenario.maxPublishCount))
         case "omit-handshake-id":
             try f.allow(["count"])
             action = .omitHandshakeId(count: try f.int("count", default: 1, range: 1...1_000_000))

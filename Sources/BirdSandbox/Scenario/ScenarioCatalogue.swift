@@ -49,6 +49,25 @@ public enum ScenarioCatalogue {
                 .init(after: .fixed(0), .closeAll(code: CloseCode.edgeRestarting, reason: "edge restarting")),
             ]),
         Scenario(
+            name: "outage-publish",
+            description:
+                "edge down 3 s twice while demo-orders is published to: 5 events (resumed: recovered) "
+                + "then 1,500 (more than the history holds: missed, counted)",
+            steps: [
+                .init(
+                    after: .fixed(3),
+                    .restart(code: CloseCode.edgeRestarting, reason: "edge restarting", downSeconds: 3)),
+                .init(
+                    after: .fixed(0.5),
+                    .publish(channel: "demo-orders", event: "while-down", data: ["part": 1], count: 5)),
+                .init(
+                    after: .fixed(10),
+                    .restart(code: CloseCode.edgeRestarting, reason: "edge restarting", downSeconds: 3)),
+                .init(
+                    after: .fixed(0.5),
+                    .publish(channel: "demo-orders", event: "while-down", data: ["part": 2], count: 1_500)),
+            ]),
+        Scenario(
             name: "rate-limited-client-events",
             description: "after 3 s: error 4301 (client event rate limit) to every connection; no close",
             steps: [

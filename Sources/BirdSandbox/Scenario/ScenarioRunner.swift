@@ -171,9 +171,11 @@ public final class ScenarioRunner: Sendable {
         case .authRecover:
             control.clearAuthFailure()
             return "auth endpoints work again"
-        case .publish(let channel, let event, let data):
-            let reached = control.publish(channel: channel, event: event, data: data)
-            return "\(event) on \(channel) reached \(reached)"
+        case .publish(let channel, let event, let data, let count):
+            var reached = 0
+            for _ in 0..<max(1, count) { reached = control.publish(channel: channel, event: event, data: data) }
+            return count > 1
+                ? "\(count) × \(event) on \(channel), each reached \(reached)" : "\(event) on \(channel) reached \(reached)"
         case .omitHandshakeId(let count):
             control.omitHandshakeId(count: count)
             return "the next \(count) handshake(s) carry no id"
