@@ -6,6 +6,7 @@ import BirdInspector
 import BirdRecording
 import BirdRealtime
 import BirdSandbox
+import BirdWire
 import Foundation
 import WebSocket
 
@@ -72,7 +73,12 @@ final class LiveSession: @unchecked Sendable {
                 host: options.host, port: options.port, allowInsecure: options.insecure,
                 caFile: options.caFile, dialect: dialect, deliveryQueue: queue)
         }
+        // The network monitor: the library's default (the routing table, not for a loopback edge),
+        // unless turned off for an edge reached without a default route.
+        if options.noNetworkMonitor { clientOptions.networkMonitor = .disabled }
         var config = options.config(utcOffsetSeconds: utcOffsetSeconds, edgeNote: note)
+        config.networkNote = options.noNetworkMonitor ? "not monitored (--no-network-monitor)"
+            : Loopback.isLoopback(host: host) ? "not monitored (loopback edge)" : "no path reported yet"
         config.host = host
         config.port = port
         config.tls = tls
@@ -213,8 +219,8 @@ final class LiveSession: @unchecked Sendable {
         inbox.post(.client(event, at: Date()))
     }
 
-    /// One ordered stream of the client's activity (state, retry, error, sign-in error, and with
-    /// `recording` the wire messages), plus every channel event. Registered before the session
+    /// One ordered stream of the client's activity (state, retry, error, sign-in error, network
+    /// path, endpoint, and with `recording` the wire messages), plus every channel event. Registered before the session
     /// does anything, so the library replays the connection from its `connecting`. Without a
     /// recording the wire is not observed (a wire tap costs the library a redacted copy of every
     /// message): the other kinds are registered together, which the library merges in the order
@@ -227,6 +233,8 @@ final class LiveSession: @unchecked Sendable {
             client.onRetryScheduled { [weak self] in self?.handle(.retryScheduled($0), recording: false) }
             client.onError { [weak self] in self?.handle(.error($0), recording: false) }
             client.onSigninError { [weak self] in self?.handle(.signinError($0), recording: false) }
+            client.onNetworkPathChange { [weak self] in self?.handle(.networkPath($0), recording: false) }
+            client.onEndpointResolution { [weak self] in self?.handle(.endpoint($0), recording: false) }
         }
         client.onChannelEvent { [weak self] event in
             self?.channelEvent(event)

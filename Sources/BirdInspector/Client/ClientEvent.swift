@@ -37,6 +37,17 @@ public enum TransitionCause: Sendable, Equatable {
     case dropped
     /// The app signed out (the client reconnects without its identity).
     case signout
+    /// The host has no usable network: the client waits for it, nothing scheduled (the path's
+    /// description, e.g. `no default route`).
+    case networkUnavailable(String)
+    /// The network came back: the client connects at once, backoff reset (the path's description).
+    case networkRestored(String)
+    /// The network path changed while a retry was pending: the client connects at once (the
+    /// path's description).
+    case networkChanged(String)
+    /// The endpoint provider did not answer in time, failed, or answered something refused: the
+    /// backoff path (the reason, naming the provider).
+    case endpointUnavailable(String)
     /// Anything else, described.
     case other(String)
     /// A cause read back from a recording that names none of the above: the recorded text and
@@ -60,6 +71,10 @@ public enum TransitionCause: Sendable, Equatable {
         case .handshakeWithoutId: return "handshake without connection id"
         case .dropped: return "socket dropped"
         case .signout: return "signed out"
+        case .networkUnavailable(let path): return "no network (\(path)): waiting for it"
+        case .networkRestored(let path): return "network back (\(path)): connecting at once"
+        case .networkChanged(let path): return "network changed (\(path)): connecting at once"
+        case .endpointUnavailable(let reason): return "endpoint unavailable: \(reason)"
         case .other(let message): return message
         case .recorded(let text, _): return text
         }
@@ -209,6 +224,10 @@ public enum ClientEvent: Sendable, Equatable {
     case error(ErrorReport)
     case sent(channel: String, event: String, data: String?)
     case commandError(command: String, message: String)
+    /// The client's network path monitor reported a path (the first at start, then each change).
+    case networkPath(NetworkPathRecord)
+    /// The endpoint of a connection attempt is being resolved, was resolved, or could not be.
+    case endpoint(EndpointRecord)
     /// The inspector fell behind: `count` channel events (and `wire` recording lines) that
     /// arrived from `since` on were dropped, not shown, printed or recorded (not a client callback).
     case dropped(count: Int, wire: Int, since: Date)

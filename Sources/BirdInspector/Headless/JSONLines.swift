@@ -39,12 +39,15 @@ public enum JSONLines {
         case .sent: return "sent"
         case .commandError: return "command_error"
         case .dropped: return "dropped"
+        case .networkPath: return "network"
+        case .endpoint: return "endpoint"
         }
     }
 
     private static func s(_ key: String, _ value: String) -> String { "\"\(key)\":" + value.jsonQuoted }
     private static func n(_ key: String, _ value: Int) -> String { "\"\(key)\":\(value)" }
     private static func raw(_ key: String, _ json: String) -> String { "\"\(key)\":" + json }
+    private static func b(_ key: String, _ value: Bool) -> String { "\"\(key)\":\(value ? "true" : "false")" }
 
     /// JSON text for data as received: valid JSON embedded as sent, anything else as a JSON string
     /// (`PayloadText.embedded`).
@@ -103,6 +106,22 @@ public enum JSONLines {
             f.append(n("count", count))
             if wire > 0 { f.append(n("wire", wire)) }
             f.append(s("since", RecordingTime.iso(since)))
+        case .networkPath(let path):
+            f += [b("usable", path.usable), s("path", Redaction.scrub(path.description))]
+        case .endpoint(let endpoint):
+            f.append(s("phase", endpoint.phase))
+            switch endpoint {
+            case .resolving:
+                break
+            case .resolved(let host, let port, let tls, let url, let names):
+                f.append(s("host", host))
+                if let port { f.append(n("port", port)) }
+                f.append(b("tls", tls))
+                if let url { f.append(s("endpoint", Redaction.endpoint(url))) }
+                if !names.isEmpty { f.append(raw("headers", "[" + names.map(\.jsonQuoted).joined(separator: ",") + "]")) }
+            case .failed(let reason):
+                f.append(s("reason", Redaction.scrub(reason)))
+            }
         }
         return f
     }

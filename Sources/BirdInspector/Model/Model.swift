@@ -29,12 +29,16 @@ public struct InspectorConfig: Sendable, Equatable {
     public var utcOffsetSeconds: Int
     /// A note shown in the Connection pane's edge line (e.g. "embedded bird-sandbox").
     public var edgeNote: String?
+    /// What the Connection pane's network line says until the client reports a path (e.g. "not
+    /// monitored (loopback edge)").
+    public var networkNote: String
 
     /// Settings with defaults.
     public init(host: String = "localhost", port: Int = 443, tls: Bool = true, dialect: String = "bird",
                 activityTimeout: Duration = .seconds(120), pongTimeout: Duration = .seconds(30),
                 sandboxAttached: Bool = false, canSignIn: Bool = false, logSize: Int = 10_000,
-                logBytes: Int = 32 << 20, utcOffsetSeconds: Int = 0, edgeNote: String? = nil) {
+                logBytes: Int = 32 << 20, utcOffsetSeconds: Int = 0, edgeNote: String? = nil,
+                networkNote: String = "not monitored") {
         self.host = host
         self.port = port
         self.tls = tls
@@ -47,6 +51,7 @@ public struct InspectorConfig: Sendable, Equatable {
         self.logBytes = logBytes
         self.utcOffsetSeconds = utcOffsetSeconds
         self.edgeNote = edgeNote
+        self.networkNote = networkNote
     }
 }
 
@@ -74,11 +79,23 @@ public struct ConnectionInfo: Sendable, Equatable {
     public var memberId: String?
     /// Number of transitions seen.
     public var transitions = 0
+    /// The network path the client's monitor last reported (nil: none reported).
+    public var networkPath: NetworkPathRecord?
+    /// What the client last did about the endpoint (nil: no endpoint provider reported).
+    public var endpoint: EndpointRecord?
+
+    /// Whether the client is waiting for the network: `unavailable` because there is none, with
+    /// nothing scheduled (the Connection pane shows "waiting for network" instead of a countdown).
+    public var waitingForNetwork: Bool {
+        guard state == .unavailable, case .networkUnavailable? = lastCause else { return false }
+        return true
+    }
 
     public static func == (a: ConnectionInfo, b: ConnectionInfo) -> Bool {
         a.state == b.state && a.since == b.since && a.connectionId == b.connectionId && a.lastCause == b.lastCause
             && a.lastClose?.code == b.lastClose?.code && a.lastClose?.reason == b.lastClose?.reason
             && a.nextAttemptAt == b.nextAttemptAt && a.attempt == b.attempt && a.memberId == b.memberId
+            && a.networkPath == b.networkPath && a.endpoint == b.endpoint
     }
 }
 

@@ -26,6 +26,8 @@ public enum LogText {
         case .sent(_, let event, _): return "→ \(event)"
         case .commandError: return "✗ command"
         case .dropped: return "✗ dropped"
+        case .networkPath: return "◆ network"
+        case .endpoint: return "◆ endpoint"
         }
     }
 
@@ -68,6 +70,24 @@ public enum LogText {
         case .commandError(let command, let message): return "\(command): \(message)"
         case .dropped(let count, let wire, let since):
             return DroppedText.text(count: count, wire: wire) + " since \(TimeText.clock(since))"
+        case .networkPath(let path):
+            return (path.usable ? "up · " : "down · ") + Redaction.scrub(path.description)
+        case .endpoint(let endpoint):
+            return endpointText(endpoint)
+        }
+    }
+
+    /// An endpoint report in words: `resolving endpoint…`, `resolved edge.example.com:443 · TLS on
+    /// (headers: X-Token)`, `unavailable: <reason>`.
+    public static func endpointText(_ endpoint: EndpointRecord) -> String {
+        switch endpoint {
+        case .resolving:
+            return "resolving endpoint…"
+        case .resolved(let host, let port, let tls, _, let names):
+            return "resolved \(EndpointRecord.hostPort(host: host, port: port, tls: tls)) · TLS \(tls ? "on" : "off")"
+                + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))")
+        case .failed(let reason):
+            return "unavailable: \(Redaction.scrub(reason))"
         }
     }
 
@@ -86,6 +106,10 @@ public enum LogText {
         case .subscriptionError, .signinFailed, .error, .commandError: return .bad
         case .sent: return .sent
         case .dropped: return .warn
+        case .networkPath(let path): return path.usable ? .info : .bad
+        case .endpoint(.resolving): return .warn
+        case .endpoint(.resolved): return .info
+        case .endpoint(.failed): return .bad
         }
     }
 
