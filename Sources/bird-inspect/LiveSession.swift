@@ -38,8 +38,11 @@ final class LiveSession: @unchecked Sendable {
         if options.sandbox && options.host == nil {
             let sandbox: Sandbox
             do {
-                sandbox = try Sandbox(configuration: SandboxConfiguration(
-                    host: "127.0.0.1", port: 0, dialect: dialect, clientEvents: true, connectionCount: true))
+                var configuration = SandboxConfiguration(
+                    host: "127.0.0.1", port: 0, dialect: dialect, clientEvents: true, connectionCount: true)
+                // Encrypted channels work out of the box: the embedded sandbox's master key.
+                configuration.encryptionMasterKey = try Self.sandboxMasterKey(ProcessInfo.processInfo.environment)
+                sandbox = try Sandbox(configuration: configuration)
                 try sandbox.start()
             } catch {
                 throw SessionError("cannot start the embedded sandbox: \(error)")
@@ -104,6 +107,19 @@ final class LiveSession: @unchecked Sendable {
                 throw SessionError("--scenario: \(error)")
             }
             scenario?.start()
+        }
+    }
+
+    /// The embedded sandbox's encryption master key: `BIRD_SANDBOX_ENCRYPTION_MASTER_KEY` (base64
+    /// of 32 bytes, as `bird-sandbox` reads it) when set, else a fresh random key for this run.
+    /// Never printed; a bad value is an error that does not show it.
+    static func sandboxMasterKey(_ environment: [String: String]) throws -> EncryptionMasterKey {
+        let name = SandboxCommandLine.encryptionMasterKeyVariable
+        guard let text = environment[name], !text.isEmpty else { return .random() }
+        do {
+            return try EncryptionMasterKey(base64: text)
+        } catch {
+            throw SessionError("\(name) is not the base64 of 32 bytes (\(error))")
         }
     }
 

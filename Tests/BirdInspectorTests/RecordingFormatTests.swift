@@ -95,6 +95,10 @@ let exactEvents: [ClientEvent] = [
                         headerNames: ["X-A", "X-B"])),
     .endpoint(.resolved(host: "::1", port: nil, tls: false, url: nil, headerNames: [])),
     .endpoint(.failed("handshake headers provider failed: no token")),
+    .event(ChannelEventRecord(channel: "private-encrypted-x", event: "paid", data: #"{"amount":15}"#,
+                              ciphertext: #"{"nonce":"bm9uY2U=","ciphertext":"Y2lwaGVy"}"#)),
+    .error(ErrorReport(message: "event paid on private-encrypted-x was not delivered", kind: "decryption",
+                       channel: "private-encrypted-x", event: "paid")),
 ]
 
 @Suite("Recordings: E lines read back")

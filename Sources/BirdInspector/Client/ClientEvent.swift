@@ -167,13 +167,20 @@ public struct ChannelEventRecord: Sendable, Equatable {
     public var data: String?
     /// The sender of a client event on a presence channel.
     public var memberId: String?
+    /// For an event on an end-to-end encrypted channel that the client decrypted: the data as it
+    /// travelled (the `{"nonce","ciphertext"}` envelope), while `data` is the plaintext. Never a key.
+    public var ciphertext: String?
+
+    /// Whether `data` is plaintext the client decrypted.
+    public var decrypted: Bool { ciphertext != nil }
 
     /// An event.
-    public init(channel: String, event: String, data: String? = nil, memberId: String? = nil) {
+    public init(channel: String, event: String, data: String? = nil, memberId: String? = nil, ciphertext: String? = nil) {
         self.channel = channel
         self.event = event
         self.data = data
         self.memberId = memberId
+        self.ciphertext = ciphertext
     }
 }
 
@@ -199,13 +206,30 @@ public struct ErrorReport: Sendable, Equatable {
     public var message: String
     /// The close reason, when any.
     public var reason: String?
+    /// `decryption` for an event on an encrypted channel that did not decrypt (the library's
+    /// `RealtimeError.Kind.decryption`); nil for the others.
+    public var kind: String?
+    /// The channel the error concerns, when it concerns one.
+    public var channel: String?
+    /// The event the error concerns, when it concerns one.
+    public var event: String?
 
     /// An error.
-    public init(code: Int? = nil, message: String, reason: String? = nil) {
+    public init(code: Int? = nil, message: String, reason: String? = nil, kind: String? = nil,
+                channel: String? = nil, event: String? = nil) {
         self.code = code
         self.message = message
         self.reason = reason
+        self.kind = kind
+        self.channel = channel
+        self.event = event
     }
+
+    /// Whether this is an encrypted event that did not decrypt.
+    public var isDecryptionFailure: Bool { kind == ErrorReport.decryptionKind }
+
+    /// The `kind` of a decryption failure.
+    public static let decryptionKind = "decryption"
 }
 
 /// Everything the client reports, one case per callback (the lines of docs/PROTOCOL.md § Headless output).
@@ -239,6 +263,7 @@ public enum ClientEvent: Sendable, Equatable {
              .memberAdded(let c, _), .memberRemoved(let c, _), .connectionCount(let c, _), .sent(let c, _, _):
             return c
         case .event(let e): return e.channel
+        case .error(let r): return r.channel
         default: return nil
         }
     }

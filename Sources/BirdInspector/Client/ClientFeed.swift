@@ -27,7 +27,10 @@ public enum ClientFeed {
             return .client(.retryScheduled(RetryRecord(delay: schedule.delay, attempt: schedule.attempt,
                                                        cause: cause(schedule.cause))))
         case .error(let error):
-            return .client(.error(ErrorReport(code: error.code, message: error.message, reason: error.reason)))
+            return .client(.error(ErrorReport(
+                code: error.code, message: error.message, reason: error.reason,
+                kind: error.kind == .decryption ? ErrorReport.decryptionKind : nil,
+                channel: error.channel, event: error.event)))
         case .signinError(let error):
             return .client(.signinFailed(message: error.message))
         case .wireMessage(let direction, let text):
@@ -127,9 +130,10 @@ public enum ClientFeed {
             guard let count = data?["connection_count"]?.intValue else { return [] }
             return [.connectionCount(channel: event.channel, count: count)]
         default:
-            // The payload's exact text (after the dialect's string unwrapping): what was sent.
+            // The payload's exact text (after the dialect's string unwrapping): what was sent; for
+            // a decrypted event the plaintext, with the envelope as it travelled.
             return [.event(ChannelEventRecord(channel: event.channel, event: event.name, data: event.payload?.text,
-                                              memberId: event.memberId))]
+                                              memberId: event.memberId, ciphertext: event.ciphertext))]
         }
     }
 

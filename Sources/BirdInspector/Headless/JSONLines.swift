@@ -78,6 +78,8 @@ public enum JSONLines {
         case .event(let e):
             f += [s("channel", e.channel), s("event", e.event), raw("data", e.data.map(value) ?? "null")]
             if let m = e.memberId { f.append(s("member_id", m)) }
+            // The envelope as it travelled (nonce and ciphertext: no key).
+            if let c = e.ciphertext { f += [b("decrypted", true), raw("ciphertext", value(c))] }
         case .membersSnapshot(let ch, let members, let me):
             f.append(s("channel", ch))
             let items = members.sorted { $0.id < $1.id }.map { $0.id.jsonQuoted + ":" + ($0.info.map(value) ?? "null") }
@@ -98,6 +100,9 @@ public enum JSONLines {
             if let code = r.code { f.append(n("code", code)) }
             f.append(s("message", Redaction.scrub(r.message)))
             if let reason = r.reason { f.append(s("reason", Redaction.scrub(reason))) }
+            if let kind = r.kind { f.append(s("kind", kind)) }
+            if let ch = r.channel { f.append(s("channel", ch)) }
+            if let ev = r.event { f.append(s("event", ev)) }
         case .sent(let ch, let ev, let data):
             f += [s("channel", ch), s("event", ev), raw("data", data.map(value) ?? "null")]
         case .commandError(let command, let message):

@@ -50,7 +50,8 @@ extension JSONLines {
                 message: message))
         case "event":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
-            return .event(ChannelEventRecord(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id")))
+            return .event(ChannelEventRecord(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id"),
+                                             ciphertext: f.bool("decrypted") == true ? f.json("ciphertext") : nil))
         case "members":
             guard let ch = f.string("channel"), let rosterText = f.json("members"),
                   let roster = JSONValue.memberRanges(in: rosterText)
@@ -81,7 +82,8 @@ extension JSONLines {
             return .signinFailed(message: message)
         case "error":
             guard let message = f.string("message") else { return nil }
-            return .error(ErrorReport(code: f.int("code"), message: message, reason: f.string("reason")))
+            return .error(ErrorReport(code: f.int("code"), message: message, reason: f.string("reason"),
+                                      kind: f.string("kind"), channel: f.string("channel"), event: f.string("event")))
         case "sent":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
             return .sent(channel: ch, event: name, data: f.json("data"))

@@ -1,6 +1,7 @@
 // The inspector's whole state: a plain value, changed only by `update`.
 
 import BirdRealtime
+import BirdWire
 import Foundation
 
 /// Settings fixed at start (from the command line).
@@ -123,6 +124,13 @@ public struct ChannelInfo: Sendable, Equatable {
     public var myId: String?
     /// Connection count (when the app enables counting).
     public var connectionCount: Int?
+    /// Events on this (encrypted) channel that did not decrypt and were not delivered.
+    public var decryptionFailures = 0
+    /// Why the last of them did not decrypt (the library's words; never a key).
+    public var lastDecryptionProblem: String?
+
+    /// Whether the channel is end-to-end encrypted (`private-encrypted-…`).
+    public var isEncrypted: Bool { ChannelKind.isEncrypted(channelName: name) }
 
     /// A channel.
     public init(name: String, status: ChannelStatus) {
@@ -217,6 +225,9 @@ public struct Model: Sendable {
     public var mode: Mode = .normal
     /// Footer status message.
     public var flash: Flash?
+    /// Whether the detail view shows a decrypted event's ciphertext as received (`c`) instead of
+    /// its plaintext.
+    public var detailCiphertext = false
     /// Set by `quit`.
     public var quitting = false
     /// Playback state with `--replay FILE` (nil in a live session).

@@ -80,6 +80,10 @@ extension Inspector {
         case .signinFailed(let message):
             refuse("sign-in failed: \(Redaction.scrub(message))", &model)
         case .error(let report):
+            if report.isDecryptionFailure, let name = report.channel, let i = model.channelIndex(name) {
+                model.channels[i].decryptionFailures += 1
+                model.channels[i].lastDecryptionProblem = report.message
+            }
             if let code = report.code, (4000...4099).contains(code) || (1000...1015).contains(code) {
                 model.connection.lastClose = (code, report.reason ?? "")
             }

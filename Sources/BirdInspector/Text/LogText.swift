@@ -22,7 +22,7 @@ public enum LogText {
         case .connectionCount: return "◆ count"
         case .signinSucceeded: return "◆ signin"
         case .signinFailed: return "✗ signin"
-        case .error: return "✗ error"
+        case .error(let r): return r.isDecryptionFailure ? "✗ decryption" : "✗ error"
         case .sent(_, let event, _): return "→ \(event)"
         case .commandError: return "✗ command"
         case .dropped: return "✗ dropped"
@@ -35,7 +35,9 @@ public enum LogText {
     public static func summary(_ event: ClientEvent) -> String {
         switch event {
         case .event(let e):
-            let data = e.data.map(PayloadText.oneLine) ?? ""
+            var data = e.data.map(PayloadText.oneLine) ?? ""
+            // Decrypted on arrival: said on the row (Enter then c shows what travelled).
+            if e.decrypted { data = "decrypted · " + data }
             if let m = e.memberId { return "from \(m) · \(data)" }
             return data
         case .stateChanged(let c):
@@ -134,8 +136,14 @@ public enum LogText {
     }
 
     /// The detail view's body: the event's data pretty-printed from the text received (or that
-    /// text as it came, `raw`), or the entry as its JSON line.
-    public static func detailLines(_ entry: LogEntry, raw: Bool = false) -> (lines: [String], valid: Bool) {
+    /// text as it came, `raw`) — for a decrypted event with `ciphertext`, the envelope that
+    /// travelled instead of the plaintext — or the entry as its JSON line.
+    public static func detailLines(_ entry: LogEntry, raw: Bool = false, ciphertext: Bool = false)
+        -> (lines: [String], valid: Bool)
+    {
+        if ciphertext, case .event(let e) = entry.event, let envelope = e.ciphertext {
+            return raw ? (PayloadText.rawLines(envelope), PayloadText.isJSON(envelope)) : PayloadText.pretty(envelope)
+        }
         if let data = rawData(entry.event) {
             return raw ? (PayloadText.rawLines(data), PayloadText.isJSON(data)) : PayloadText.pretty(data)
         }
