@@ -581,6 +581,49 @@ def section_flood():
 
 section("inbox flood", section_flood)
 
+
+# --- Encrypted channels (issue 16): --sandbox gives its embedded sandbox a master key; a known one
+# (BIRD_SANDBOX_ENCRYPTION_MASTER_KEY) lets this check that neither it nor the channel key
+# (SHA-256(channel ‖ master key), the auth answer's shared_secret) appears anywhere. ---
+def section_encrypted():
+    import base64
+    import hashlib
+    master = bytes(range(1, 33))
+    master_b64 = base64.b64encode(master).decode()
+    channel = "private-encrypted-demo"
+    channel_key = hashlib.sha256(channel.encode() + master).digest()
+    secrets = [master_b64, base64.b64encode(channel_key).decode(), master.hex(), channel_key.hex()]
+    env = dict(os.environ, BIRD_SANDBOX_ENCRYPTION_MASTER_KEY=master_b64)
+    enc_rec = os.path.join(TMP, "encrypted.jsonl")
+    p = subprocess.run([BIN, "--sandbox", "--jsonl", "--demo-rate", "20", "--record", enc_rec],
+                       input=f"wait subscribed {channel}\nwait event {channel} payment-authorised 10\nquit\n",
+                       capture_output=True, text=True, timeout=60, env=env)
+    lines = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    event = next((l for l in lines if l.get("type") == "event" and l.get("channel") == channel), None)
+    check("--sandbox --jsonl: an event on the encrypted demo channel arrives decrypted, \"decrypted\":true",
+          p.returncode == 0 and event is not None and event.get("decrypted") is True
+          and isinstance(event.get("data"), dict) and event["data"].get("card_last4") == "4242"
+          and set(event.get("ciphertext", {})) == {"nonce", "ciphertext"},
+          f"(exit {p.returncode}: {event} {p.stderr[-300:]})")
+    check("… clear channels' events do not say decrypted",
+          not any(l.get("decrypted") for l in lines if l.get("type") == "event" and l.get("channel") != channel))
+    with open(enc_rec, encoding="utf-8") as f:
+        recorded = f.read()
+    everything = p.stdout + p.stderr + recorded
+    check("… neither the master key nor the channel key (shared_secret) in stdout, stderr or the recording",
+          not any(secret in everything for secret in secrets) and "shared_secret" not in everything)
+    # A bad key: a clear error that does not show it, exit 1.
+    bad = "not-a-key-SECRETISH"
+    p = subprocess.run([BIN, "--sandbox", "--jsonl", "--duration", "1"], stdin=subprocess.DEVNULL,
+                       capture_output=True, text=True, timeout=30,
+                       env=dict(os.environ, BIRD_SANDBOX_ENCRYPTION_MASTER_KEY=bad))
+    check("a bad BIRD_SANDBOX_ENCRYPTION_MASTER_KEY: exit 1, named, not shown",
+          p.returncode == 1 and "BIRD_SANDBOX_ENCRYPTION_MASTER_KEY" in p.stderr and bad not in p.stdout + p.stderr,
+          f"(exit {p.returncode}: {p.stderr[-300:]})")
+
+
+section("encrypted channels", section_encrypted)
+
 import shutil
 shutil.rmtree(TMP, ignore_errors=True)
 print(f"headless: {passed} passed, {failed} failed")

@@ -6,6 +6,7 @@ import BirdInspector
 import BirdRecording
 import BirdRealtime
 import BirdSandbox
+import BirdWire
 import Foundation
 import WebSocket
 
@@ -37,8 +38,11 @@ final class LiveSession: @unchecked Sendable {
         if options.sandbox && options.host == nil {
             let sandbox: Sandbox
             do {
-                sandbox = try Sandbox(configuration: SandboxConfiguration(
-                    host: "127.0.0.1", port: 0, dialect: dialect, clientEvents: true, connectionCount: true))
+                var configuration = SandboxConfiguration(
+                    host: "127.0.0.1", port: 0, dialect: dialect, clientEvents: true, connectionCount: true)
+                // Encrypted channels work out of the box: the embedded sandbox's master key.
+                configuration.encryptionMasterKey = try Self.sandboxMasterKey(ProcessInfo.processInfo.environment)
+                sandbox = try Sandbox(configuration: configuration)
                 try sandbox.start()
             } catch {
                 throw SessionError("cannot start the embedded sandbox: \(error)")
@@ -72,7 +76,12 @@ final class LiveSession: @unchecked Sendable {
                 host: options.host, port: options.port, allowInsecure: options.insecure,
                 caFile: options.caFile, dialect: dialect, deliveryQueue: queue)
         }
+        // The network monitor: the library's default (the routing table, not for a loopback edge),
+        // unless turned off for an edge reached without a default route.
+        if options.noNetworkMonitor { clientOptions.networkMonitor = .disabled }
         var config = options.config(utcOffsetSeconds: utcOffsetSeconds, edgeNote: note)
+        config.networkNote = options.noNetworkMonitor ? "not monitored (--no-network-monitor)"
+            : Loopback.isLoopback(host: host) ? "not monitored (loopback edge)" : "no path reported yet"
         config.host = host
         config.port = port
         config.tls = tls
@@ -98,6 +107,19 @@ final class LiveSession: @unchecked Sendable {
                 throw SessionError("--scenario: \(error)")
             }
             scenario?.start()
+        }
+    }
+
+    /// The embedded sandbox's encryption master key: `BIRD_SANDBOX_ENCRYPTION_MASTER_KEY` (base64
+    /// of 32 bytes, as `bird-sandbox` reads it) when set, else a fresh random key for this run.
+    /// Never printed; a bad value is an error that does not show it.
+    static func sandboxMasterKey(_ environment: [String: String]) throws -> EncryptionMasterKey {
+        let name = SandboxCommandLine.encryptionMasterKeyVariable
+        guard let text = environment[name], !text.isEmpty else { return .random() }
+        do {
+            return try EncryptionMasterKey(base64: text)
+        } catch {
+            throw SessionError("\(name) is not the base64 of 32 bytes (\(error))")
         }
     }
 
@@ -213,8 +235,8 @@ final class LiveSession: @unchecked Sendable {
         inbox.post(.client(event, at: Date()))
     }
 
-    /// One ordered stream of the client's activity (state, retry, error, sign-in error, and with
-    /// `recording` the wire messages), plus every channel event. Registered before the session
+    /// One ordered stream of the client's activity (state, retry, error, sign-in error, network
+    /// path, endpoint, and with `recording` the wire messages), plus every channel event. Registered before the session
     /// does anything, so the library replays the connection from its `connecting`. Without a
     /// recording the wire is not observed (a wire tap costs the library a redacted copy of every
     /// message): the other kinds are registered together, which the library merges in the order
@@ -227,6 +249,8 @@ final class LiveSession: @unchecked Sendable {
             client.onRetryScheduled { [weak self] in self?.handle(.retryScheduled($0), recording: false) }
             client.onError { [weak self] in self?.handle(.error($0), recording: false) }
             client.onSigninError { [weak self] in self?.handle(.signinError($0), recording: false) }
+            client.onNetworkPathChange { [weak self] in self?.handle(.networkPath($0), recording: false) }
+            client.onEndpointResolution { [weak self] in self?.handle(.endpoint($0), recording: false) }
         }
         client.onChannelEvent { [weak self] event in
             self?.channelEvent(event)

@@ -5,11 +5,12 @@ import BirdRealtime
 import BirdSandbox
 import Foundation
 
-/// Demo traffic on the embedded sandbox: app events at `rate` per second, presence members that
-/// come and go, and an occasional client event.
+/// Demo traffic on the embedded sandbox: app events at `rate` per second (every fifth one also on
+/// the end-to-end encrypted channel, sealed by the sandbox under its channel key), presence
+/// members that come and go, and an occasional client event.
 final class SandboxDemo: @unchecked Sendable {
     /// The channels the inspector subscribes with `--sandbox` and no `--subscribe`.
-    static let channels = ["demo-orders", "private-demo", "presence-demo"]
+    static let channels = ["demo-orders", "private-demo", "presence-demo", "private-encrypted-demo"]
 
     private let sandbox: Sandbox
     private let rate: Double
@@ -60,6 +61,12 @@ final class SandboxDemo: @unchecked Sendable {
                 "status": .string(statuses[published % statuses.count]),
                 "total": .number(JSONNumber(text: "\((published * 37) % 500).99") ?? 0),
             ])
+            if published % 5 == 0 {
+                // Sealed by the sandbox with the channel key (its master key is set for --sandbox).
+                sandbox.publish(channel: "private-encrypted-demo", event: "payment-authorised",
+                                data: ["payment": .string("PAY-\(published)"), "card_last4": .string("4242"),
+                                       "amount": .number(JSONNumber(published % 90 + 10))])
+            }
             if published % 7 == 0 {
                 sandbox.publish(channel: "private-demo", event: "invoice-paid",
                                 data: ["invoice": .string("INV-\(published)"), "amount": .number(JSONNumber(published % 90 + 10))])

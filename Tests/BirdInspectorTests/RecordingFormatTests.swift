@@ -26,6 +26,8 @@ func caseName(_ event: ClientEvent) -> String {
     case .sent: return "sent"
     case .commandError: return "commandError"
     case .dropped: return "dropped"
+    case .networkPath: return "networkPath"
+    case .endpoint: return "endpoint"
     }
 }
 
@@ -79,6 +81,24 @@ let exactEvents: [ClientEvent] = [
     .dropped(count: 12_345, wire: 0, since: RecordingTime.parse("2023-11-14T22:13:20.000Z") ?? t0),
     .dropped(count: 3, wire: 7, since: RecordingTime.parse("2023-11-14T22:13:21.500Z") ?? t0),
     .commandError(command: "trigger chat client-x", message: "client events need a private- or presence- channel"),
+    .stateChanged(StateChangeRecord(previous: .unavailable, current: .unavailable, cause: .networkUnavailable("no default route"))),
+    .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting,
+                                    cause: .networkRestored("default via eth0 (IPv4), wlan0 (IPv6)"))),
+    .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .networkChanged("default via eth0 (IPv4)"))),
+    .stateChanged(StateChangeRecord(previous: .connecting, current: .unavailable,
+                                    cause: .endpointUnavailable("endpoint provider did not answer within 10 s"))),
+    .retryScheduled(RetryRecord(delay: .milliseconds(900), attempt: 0, cause: .endpointUnavailable("endpoint provider failed: boom"))),
+    .networkPath(NetworkPathRecord(usable: true, description: "default via eth0 (IPv4, IPv6)")),
+    .networkPath(NetworkPathRecord(usable: false, description: "no default route (loopback only)")),
+    .endpoint(.resolving),
+    .endpoint(.resolved(host: "edge.example.net", port: 8443, tls: true, url: "wss://edge.example.net:8443/app/k",
+                        headerNames: ["X-A", "X-B"])),
+    .endpoint(.resolved(host: "::1", port: nil, tls: false, url: nil, headerNames: [])),
+    .endpoint(.failed("handshake headers provider failed: no token")),
+    .event(ChannelEventRecord(channel: "private-encrypted-x", event: "paid", data: #"{"amount":15}"#,
+                              ciphertext: #"{"nonce":"bm9uY2U=","ciphertext":"Y2lwaGVy"}"#)),
+    .error(ErrorReport(message: "event paid on private-encrypted-x was not delivered", kind: "decryption",
+                       channel: "private-encrypted-x", event: "paid")),
 ]
 
 @Suite("Recordings: E lines read back")
@@ -92,7 +112,7 @@ struct JSONLinesDecodingTests {
             #expect(JSONLines.decode(line: JSONLines.line(event, at: t0, monoMs: 12.5)) == event)
         }
         let names = Set(exactEvents.map(caseName))
-        #expect(names.count == 15, "cases covered: \(names.sorted())")
+        #expect(names.count == 17, "cases covered: \(names.sorted())")
     }
 
     @Test("documented lossy cases come back as documented")
@@ -149,6 +169,11 @@ struct JSONLinesDecodingTests {
         #expect(JSONLines.decode(line: #"{"type":"state","previous":"connected","current":"sleeping"}"#) == nil)
         #expect(JSONLines.decode(line: #"{"type":"event","channel":"c"}"#) == nil)
         #expect(JSONLines.decode(line: "not json") == nil)
+        #expect(JSONLines.decode(line: #"{"type":"network","usable":true}"#) == nil)
+        #expect(JSONLines.decode(line: #"{"type":"network","path":"x"}"#) == nil)
+        #expect(JSONLines.decode(line: #"{"type":"endpoint","phase":"resolved","tls":true}"#) == nil)
+        #expect(JSONLines.decode(line: #"{"type":"endpoint","phase":"guessing"}"#) == nil)
+        #expect(JSONLines.decode(line: #"{"type":"endpoint","phase":"failed"}"#) == nil)
         #expect(JSONLines.decode(line: "[1,2]") == nil)
     }
 }

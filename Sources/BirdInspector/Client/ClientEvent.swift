@@ -37,6 +37,17 @@ public enum TransitionCause: Sendable, Equatable {
     case dropped
     /// The app signed out (the client reconnects without its identity).
     case signout
+    /// The host has no usable network: the client waits for it, nothing scheduled (the path's
+    /// description, e.g. `no default route`).
+    case networkUnavailable(String)
+    /// The network came back: the client connects at once, backoff reset (the path's description).
+    case networkRestored(String)
+    /// The network path changed while a retry was pending: the client connects at once (the
+    /// path's description).
+    case networkChanged(String)
+    /// The endpoint provider did not answer in time, failed, or answered something refused: the
+    /// backoff path (the reason, naming the provider).
+    case endpointUnavailable(String)
     /// Anything else, described.
     case other(String)
     /// A cause read back from a recording that names none of the above: the recorded text and
@@ -60,6 +71,10 @@ public enum TransitionCause: Sendable, Equatable {
         case .handshakeWithoutId: return "handshake without connection id"
         case .dropped: return "socket dropped"
         case .signout: return "signed out"
+        case .networkUnavailable(let path): return "no network (\(path)): waiting for it"
+        case .networkRestored(let path): return "network back (\(path)): connecting at once"
+        case .networkChanged(let path): return "network changed (\(path)): connecting at once"
+        case .endpointUnavailable(let reason): return "endpoint unavailable: \(reason)"
         case .other(let message): return message
         case .recorded(let text, _): return text
         }
@@ -152,13 +167,20 @@ public struct ChannelEventRecord: Sendable, Equatable {
     public var data: String?
     /// The sender of a client event on a presence channel.
     public var memberId: String?
+    /// For an event on an end-to-end encrypted channel that the client decrypted: the data as it
+    /// travelled (the `{"nonce","ciphertext"}` envelope), while `data` is the plaintext. Never a key.
+    public var ciphertext: String?
+
+    /// Whether `data` is plaintext the client decrypted.
+    public var decrypted: Bool { ciphertext != nil }
 
     /// An event.
-    public init(channel: String, event: String, data: String? = nil, memberId: String? = nil) {
+    public init(channel: String, event: String, data: String? = nil, memberId: String? = nil, ciphertext: String? = nil) {
         self.channel = channel
         self.event = event
         self.data = data
         self.memberId = memberId
+        self.ciphertext = ciphertext
     }
 }
 
@@ -184,13 +206,30 @@ public struct ErrorReport: Sendable, Equatable {
     public var message: String
     /// The close reason, when any.
     public var reason: String?
+    /// `decryption` for an event on an encrypted channel that did not decrypt (the library's
+    /// `RealtimeError.Kind.decryption`); nil for the others.
+    public var kind: String?
+    /// The channel the error concerns, when it concerns one.
+    public var channel: String?
+    /// The event the error concerns, when it concerns one.
+    public var event: String?
 
     /// An error.
-    public init(code: Int? = nil, message: String, reason: String? = nil) {
+    public init(code: Int? = nil, message: String, reason: String? = nil, kind: String? = nil,
+                channel: String? = nil, event: String? = nil) {
         self.code = code
         self.message = message
         self.reason = reason
+        self.kind = kind
+        self.channel = channel
+        self.event = event
     }
+
+    /// Whether this is an encrypted event that did not decrypt.
+    public var isDecryptionFailure: Bool { kind == ErrorReport.decryptionKind }
+
+    /// The `kind` of a decryption failure.
+    public static let decryptionKind = "decryption"
 }
 
 /// Everything the client reports, one case per callback (the lines of docs/PROTOCOL.md § Headless output).
@@ -209,6 +248,10 @@ public enum ClientEvent: Sendable, Equatable {
     case error(ErrorReport)
     case sent(channel: String, event: String, data: String?)
     case commandError(command: String, message: String)
+    /// The client's network path monitor reported a path (the first at start, then each change).
+    case networkPath(NetworkPathRecord)
+    /// The endpoint of a connection attempt is being resolved, was resolved, or could not be.
+    case endpoint(EndpointRecord)
     /// The inspector fell behind: `count` channel events (and `wire` recording lines) that
     /// arrived from `since` on were dropped, not shown, printed or recorded (not a client callback).
     case dropped(count: Int, wire: Int, since: Date)
@@ -220,6 +263,7 @@ public enum ClientEvent: Sendable, Equatable {
              .memberAdded(let c, _), .memberRemoved(let c, _), .connectionCount(let c, _), .sent(let c, _, _):
             return c
         case .event(let e): return e.channel
+        case .error(let r): return r.channel
         default: return nil
         }
     }

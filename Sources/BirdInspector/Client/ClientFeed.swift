@@ -17,8 +17,8 @@ public enum ClientFeed {
         case recorded(RecordedEntry)
     }
 
-    /// The item an `onActivity` notification becomes: state changes, retries, errors and sign-in
-    /// errors are client events; wire messages are `wire` entries when `recording`, else nothing.
+    /// The item an `onActivity` notification becomes: state changes, retries, errors, sign-in
+    /// errors, network paths and endpoint resolutions are client events; wire messages are `wire` entries when `recording`, else nothing.
     public static func item(_ activity: ClientActivity, recording: Bool) -> Item? {
         switch activity {
         case .stateChange(let change):
@@ -27,14 +27,33 @@ public enum ClientFeed {
             return .client(.retryScheduled(RetryRecord(delay: schedule.delay, attempt: schedule.attempt,
                                                        cause: cause(schedule.cause))))
         case .error(let error):
-            return .client(.error(ErrorReport(code: error.code, message: error.message, reason: error.reason)))
+            return .client(.error(ErrorReport(
+                code: error.code, message: error.message, reason: error.reason,
+                kind: error.kind == .decryption ? ErrorReport.decryptionKind : nil,
+                channel: error.channel, event: error.event)))
         case .signinError(let error):
             return .client(.signinFailed(message: error.message))
         case .wireMessage(let direction, let text):
             guard recording else { return nil }
             return .recorded(.wire(direction: direction == .inbound ? .inbound : .outbound, text: text))
-        case .networkPath, .endpoint:
-            return nil
+        case .networkPath(let path):
+            return .client(.networkPath(NetworkPathRecord(usable: path.isUsable, description: path.description)))
+        case .endpoint(let resolution):
+            return .client(.endpoint(record(resolution)))
+        }
+    }
+
+    /// An endpoint resolution as the inspector records it: the socket URL without its query
+    /// string (BirdWire's `Redaction.endpoint`), header names only.
+    public static func record(_ resolution: EndpointResolution) -> EndpointRecord {
+        switch resolution {
+        case .resolving:
+            return .resolving
+        case .resolved(let endpoint, let url, let names):
+            return .resolved(host: endpoint.host, port: endpoint.port, tls: endpoint.useTLS,
+                             url: Redaction.endpoint(url), headerNames: names.sorted())
+        case .failed(let reason):
+            return .failed(reason)
         }
     }
 
@@ -60,8 +79,10 @@ public enum ClientFeed {
         case .dropped: return .dropped
         case .signout: return .signout
         case .configuration(let message): return .other("configuration error: \(message)")
-        case .networkUnavailable, .networkRestored, .networkChanged, .endpointUnavailable:
-            return .other(cause.description)
+        case .networkUnavailable(let path): return .networkUnavailable(path)
+        case .networkRestored(let path): return .networkRestored(path)
+        case .networkChanged(let path): return .networkChanged(path)
+        case .endpointUnavailable(let reason): return .endpointUnavailable(reason)
         }
     }
 
@@ -109,9 +130,10 @@ public enum ClientFeed {
             guard let count = data?["connection_count"]?.intValue else { return [] }
             return [.connectionCount(channel: event.channel, count: count)]
         default:
-            // The payload's exact text (after the dialect's string unwrapping): what was sent.
+            // The payload's exact text (after the dialect's string unwrapping): what was sent; for
+            // a decrypted event the plaintext, with the envelope as it travelled.
             return [.event(ChannelEventRecord(channel: event.channel, event: event.name, data: event.payload?.text,
-                                              memberId: event.memberId))]
+                                              memberId: event.memberId, ciphertext: event.ciphertext))]
         }
     }
 

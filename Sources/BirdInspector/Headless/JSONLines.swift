@@ -39,12 +39,15 @@ public enum JSONLines {
         case .sent: return "sent"
         case .commandError: return "command_error"
         case .dropped: return "dropped"
+        case .networkPath: return "network"
+        case .endpoint: return "endpoint"
         }
     }
 
     private static func s(_ key: String, _ value: String) -> String { "\"\(key)\":" + value.jsonQuoted }
     private static func n(_ key: String, _ value: Int) -> String { "\"\(key)\":\(value)" }
     private static func raw(_ key: String, _ json: String) -> String { "\"\(key)\":" + json }
+    private static func b(_ key: String, _ value: Bool) -> String { "\"\(key)\":\(value ? "true" : "false")" }
 
     /// JSON text for data as received: valid JSON embedded as sent, anything else as a JSON string
     /// (`PayloadText.embedded`).
@@ -75,6 +78,8 @@ public enum JSONLines {
         case .event(let e):
             f += [s("channel", e.channel), s("event", e.event), raw("data", e.data.map(value) ?? "null")]
             if let m = e.memberId { f.append(s("member_id", m)) }
+            // The envelope as it travelled (nonce and ciphertext: no key).
+            if let c = e.ciphertext { f += [b("decrypted", true), raw("ciphertext", value(c))] }
         case .membersSnapshot(let ch, let members, let me):
             f.append(s("channel", ch))
             let items = members.sorted { $0.id < $1.id }.map { $0.id.jsonQuoted + ":" + ($0.info.map(value) ?? "null") }
@@ -95,6 +100,9 @@ public enum JSONLines {
             if let code = r.code { f.append(n("code", code)) }
             f.append(s("message", Redaction.scrub(r.message)))
             if let reason = r.reason { f.append(s("reason", Redaction.scrub(reason))) }
+            if let kind = r.kind { f.append(s("kind", kind)) }
+            if let ch = r.channel { f.append(s("channel", ch)) }
+            if let ev = r.event { f.append(s("event", ev)) }
         case .sent(let ch, let ev, let data):
             f += [s("channel", ch), s("event", ev), raw("data", data.map(value) ?? "null")]
         case .commandError(let command, let message):
@@ -103,6 +111,22 @@ public enum JSONLines {
             f.append(n("count", count))
             if wire > 0 { f.append(n("wire", wire)) }
             f.append(s("since", RecordingTime.iso(since)))
+        case .networkPath(let path):
+            f += [b("usable", path.usable), s("path", Redaction.scrub(path.description))]
+        case .endpoint(let endpoint):
+            f.append(s("phase", endpoint.phase))
+            switch endpoint {
+            case .resolving:
+                break
+            case .resolved(let host, let port, let tls, let url, let names):
+                f.append(s("host", host))
+                if let port { f.append(n("port", port)) }
+                f.append(b("tls", tls))
+                if let url { f.append(s("endpoint", Redaction.endpoint(url))) }
+                if !names.isEmpty { f.append(raw("headers", "[" + names.map(\.jsonQuoted).joined(separator: ",") + "]")) }
+            case .failed(let reason):
+                f.append(s("reason", Redaction.scrub(reason)))
+            }
         }
         return f
     }

@@ -6,7 +6,9 @@
 //   unless a secret was redacted); raw (non-JSON) data comes back as its JSON string; JSON `null`
 //   data comes back as no data;
 // - `members`: the roster comes back sorted by id (as written);
-// - causes: a cause whose text matches one of the fixed sentences comes back as that case;
+// - `endpoint`: the socket URL without its query string (as written);
+// - causes: a cause whose text matches one of the fixed sentences (or a network or endpoint
+//   sentence) comes back as that case;
 //   `.other` text comes back as `.other`; a text with a close code that is no longer a known
 //   sentence comes back as `.recorded(text:closeCode:)`.
 
@@ -48,7 +50,8 @@ extension JSONLines {
                 message: message))
         case "event":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
-            return .event(ChannelEventRecord(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id")))
+            return .event(ChannelEventRecord(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id"),
+                                             ciphertext: f.bool("decrypted") == true ? f.json("ciphertext") : nil))
         case "members":
             guard let ch = f.string("channel"), let rosterText = f.json("members"),
                   let roster = JSONValue.memberRanges(in: rosterText)
@@ -79,7 +82,8 @@ extension JSONLines {
             return .signinFailed(message: message)
         case "error":
             guard let message = f.string("message") else { return nil }
-            return .error(ErrorReport(code: f.int("code"), message: message, reason: f.string("reason")))
+            return .error(ErrorReport(code: f.int("code"), message: message, reason: f.string("reason"),
+                                      kind: f.string("kind"), channel: f.string("channel"), event: f.string("event")))
         case "sent":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
             return .sent(channel: ch, event: name, data: f.json("data"))
@@ -90,6 +94,25 @@ extension JSONLines {
             guard let count = f.int("count"), count >= 0, let since = f.string("since").flatMap(RecordingTime.parse)
             else { return nil }
             return .dropped(count: count, wire: max(0, f.int("wire") ?? 0), since: since)
+        case "network":
+            guard let usable = f.bool("usable"), let path = f.string("path") else { return nil }
+            return .networkPath(NetworkPathRecord(usable: usable, description: path))
+        case "endpoint":
+            switch f.string("phase") {
+            case "resolving":
+                return .endpoint(.resolving)
+            case "resolved":
+                guard let host = f.string("host"), let tls = f.bool("tls") else { return nil }
+                let port = f.int("port").flatMap { (0...65_535).contains($0) ? $0 : nil }
+                var names: [String] = []
+                if case .array(let items)? = f.value("headers") { names = items.compactMap(\.stringValue) }
+                return .endpoint(.resolved(host: host, port: port, tls: tls, url: f.string("endpoint"), headerNames: names))
+            case "failed":
+                guard let reason = f.string("reason") else { return nil }
+                return .endpoint(.failed(reason))
+            default:
+                return nil
+            }
         default:
             return nil
         }
@@ -114,6 +137,20 @@ extension JSONLines {
         }
         if closeCode == nil, text.hasPrefix("network error: ") {
             return .networkError(String(text.dropFirst("network error: ".count)))
+        }
+        if closeCode == nil, text.hasPrefix("endpoint unavailable: ") {
+            return .endpointUnavailable(String(text.dropFirst("endpoint unavailable: ".count)))
+        }
+        // "no network (PATH): waiting for it" and the like: the path back from between the brackets.
+        let network: [(String, String, @Sendable (String) -> TransitionCause)] = [
+            ("no network (", "): waiting for it", { .networkUnavailable($0) }),
+            ("network back (", "): connecting at once", { .networkRestored($0) }),
+            ("network changed (", "): connecting at once", { .networkChanged($0) }),
+        ]
+        for (head, tail, make) in network where closeCode == nil && text.hasPrefix(head) && text.hasSuffix(tail)
+            && text.count >= head.count + tail.count
+        {
+            return make(String(text.dropFirst(head.count).dropLast(tail.count)))
         }
         return closeCode == nil ? .other(text) : .recorded(text: text, closeCode: closeCode)
     }

@@ -9,7 +9,7 @@ public enum Action: String, Sendable, CaseIterable {
     case filter, pause, follow, detail, nextPane, previousPane, commandLine, help, quit
     case up, down, pageUp, pageDown, top
     // Overlays and prompts.
-    case close, bottom, choose, submit, cancel, erase, clear, toggleRaw
+    case close, bottom, choose, submit, cancel, erase, clear, toggleRaw, toggleCiphertext
     // Replay (`--replay FILE`).
     case playPause, step, nextState, faster, slower
 }
@@ -142,6 +142,9 @@ public enum KeyBindings {
         .init(.detail, [.end], .bottom, "bottom", "Go to the bottom"),
         .init(.detail, [.char("r")], .toggleRaw, "raw / pretty",
               "Show the data exactly as received (raw text) / pretty-printed again", footer: true),
+        .init(.detail, [.char("c")], .toggleCiphertext, "ciphertext",
+              "Encrypted channels: show the data as it travelled (the ciphertext envelope) / decrypted again", footer: true,
+              unavailable: { m in Inspector.ciphertextProblem(m) }),
 
         // Help overlay.
         .init(.help, [.escape, .char("?"), .char("q")], .close, "close", "Close the help", footer: true),

@@ -1,6 +1,7 @@
 // The inspector's whole state: a plain value, changed only by `update`.
 
 import BirdRealtime
+import BirdWire
 import Foundation
 
 /// Settings fixed at start (from the command line).
@@ -29,12 +30,16 @@ public struct InspectorConfig: Sendable, Equatable {
     public var utcOffsetSeconds: Int
     /// A note shown in the Connection pane's edge line (e.g. "embedded bird-sandbox").
     public var edgeNote: String?
+    /// What the Connection pane's network line says until the client reports a path (e.g. "not
+    /// monitored (loopback edge)").
+    public var networkNote: String
 
     /// Settings with defaults.
     public init(host: String = "localhost", port: Int = 443, tls: Bool = true, dialect: String = "bird",
                 activityTimeout: Duration = .seconds(120), pongTimeout: Duration = .seconds(30),
                 sandboxAttached: Bool = false, canSignIn: Bool = false, logSize: Int = 10_000,
-                logBytes: Int = 32 << 20, utcOffsetSeconds: Int = 0, edgeNote: String? = nil) {
+                logBytes: Int = 32 << 20, utcOffsetSeconds: Int = 0, edgeNote: String? = nil,
+                networkNote: String = "not monitored") {
         self.host = host
         self.port = port
         self.tls = tls
@@ -47,6 +52,7 @@ public struct InspectorConfig: Sendable, Equatable {
         self.logBytes = logBytes
         self.utcOffsetSeconds = utcOffsetSeconds
         self.edgeNote = edgeNote
+        self.networkNote = networkNote
     }
 }
 
@@ -74,11 +80,23 @@ public struct ConnectionInfo: Sendable, Equatable {
     public var memberId: String?
     /// Number of transitions seen.
     public var transitions = 0
+    /// The network path the client's monitor last reported (nil: none reported).
+    public var networkPath: NetworkPathRecord?
+    /// What the client last did about the endpoint (nil: no endpoint provider reported).
+    public var endpoint: EndpointRecord?
+
+    /// Whether the client is waiting for the network: `unavailable` because there is none, with
+    /// nothing scheduled (the Connection pane shows "waiting for network" instead of a countdown).
+    public var waitingForNetwork: Bool {
+        guard state == .unavailable, case .networkUnavailable? = lastCause else { return false }
+        return true
+    }
 
     public static func == (a: ConnectionInfo, b: ConnectionInfo) -> Bool {
         a.state == b.state && a.since == b.since && a.connectionId == b.connectionId && a.lastCause == b.lastCause
             && a.lastClose?.code == b.lastClose?.code && a.lastClose?.reason == b.lastClose?.reason
             && a.nextAttemptAt == b.nextAttemptAt && a.attempt == b.attempt && a.memberId == b.memberId
+            && a.networkPath == b.networkPath && a.endpoint == b.endpoint
     }
 }
 
@@ -106,6 +124,13 @@ public struct ChannelInfo: Sendable, Equatable {
     public var myId: String?
     /// Connection count (when the app enables counting).
     public var connectionCount: Int?
+    /// Events on this (encrypted) channel that did not decrypt and were not delivered.
+    public var decryptionFailures = 0
+    /// Why the last of them did not decrypt (the library's words; never a key).
+    public var lastDecryptionProblem: String?
+
+    /// Whether the channel is end-to-end encrypted (`private-encrypted-…`).
+    public var isEncrypted: Bool { ChannelKind.isEncrypted(channelName: name) }
 
     /// A channel.
     public init(name: String, status: ChannelStatus) {
@@ -200,6 +225,9 @@ public struct Model: Sendable {
     public var mode: Mode = .normal
     /// Footer status message.
     public var flash: Flash?
+    /// Whether the detail view shows a decrypted event's ciphertext as received (`c`) instead of
+    /// its plaintext.
+    public var detailCiphertext = false
     /// Set by `quit`.
     public var quitting = false
     /// Playback state with `--replay FILE` (nil in a live session).

@@ -1,6 +1,7 @@
 // `update`: the only place the model changes. Pure: no I/O, no clocks; effects come back as
 // commands for the driver.
 
+import BirdWire
 import Foundation
 
 /// The inspector's pure functions: `update` and `view`.
@@ -61,6 +62,13 @@ public enum Inspector {
             case .top: model.mode = .detail(seq: seq, scroll: 0, raw: raw)
             case .bottom: model.mode = .detail(seq: seq, scroll: Int.max / 2, raw: raw)
             case .toggleRaw: model.mode = .detail(seq: seq, scroll: 0, raw: !raw)
+            case .toggleCiphertext:
+                if let problem = ciphertextProblem(model) {
+                    refuse(problem, &model)
+                } else {
+                    model.detailCiphertext.toggle()
+                    model.mode = .detail(seq: seq, scroll: 0, raw: raw)
+                }
             default: break
             }
             return []
@@ -114,7 +122,10 @@ public enum Inspector {
             if model.paused { follow(&model) } else { pause(&model) }
         case .follow: follow(&model)
         case .detail:
-            if let entry = selectedEntry(model) { model.mode = .detail(seq: entry.seq, scroll: 0, raw: false) }
+            if let entry = selectedEntry(model) {
+                model.mode = .detail(seq: entry.seq, scroll: 0, raw: false)
+                model.detailCiphertext = false
+            }
         case .nextPane, .previousPane:
             let panes = Pane.allCases
             let i = panes.firstIndex(of: model.focus) ?? 0
@@ -266,6 +277,7 @@ public enum Inspector {
         guard let name = channel else { return "no channel selected" }
         let kind = ChannelRules.kind(of: name)
         if kind != .private && kind != .presence { return "client events need a private- or presence- channel" }
+        if ChannelKind.isEncrypted(channelName: name) { return "client events cannot be sent on encrypted channels" }
         guard let ch = model.channels.first(where: { $0.name == name }) else { return "not subscribed to \(name)" }
         if ch.status != .subscribed { return "\(name) is not subscribed right now" }
         return nil

@@ -22,10 +22,14 @@ extension Inspector {
                     c.lastClose = (code, cause == .pongTimeout ? "pong timeout" : "")
                 }
             }
-            if change.current != .unavailable {
+            // Waiting for the network schedules nothing: a countdown still shown would be a lie.
+            if change.current != .unavailable || c.waitingForNetwork {
                 c.nextAttemptAt = nil
                 c.retryDelay = nil
+                if c.waitingForNetwork { c.attempt = nil }
             }
+            // An attempt that does not ask a provider leaves no endpoint question open.
+            if change.current != .connecting, c.endpoint == .resolving { c.endpoint = nil }
             if change.current == .connected {
                 c.connectionId = change.connectionId ?? c.connectionId
                 c.activityTimeout = change.activityTimeout ?? c.activityTimeout
@@ -76,11 +80,19 @@ extension Inspector {
         case .signinFailed(let message):
             refuse("sign-in failed: \(Redaction.scrub(message))", &model)
         case .error(let report):
+            if report.isDecryptionFailure, let name = report.channel, let i = model.channelIndex(name) {
+                model.channels[i].decryptionFailures += 1
+                model.channels[i].lastDecryptionProblem = report.message
+            }
             if let code = report.code, (4000...4099).contains(code) || (1000...1015).contains(code) {
                 model.connection.lastClose = (code, report.reason ?? "")
             }
         case .sent:
             break
+        case .networkPath(let path):
+            model.connection.networkPath = path
+        case .endpoint(let endpoint):
+            model.connection.endpoint = endpoint
         case .commandError(let command, let message):
             refuse("\(command): \(message)", &model)
         case .dropped(let count, let wire, let since):

@@ -20,6 +20,9 @@ public struct InspectorOptions: Sendable, Equatable {
     public var insecure = false
     /// `--ca-file`.
     public var caFile: String?
+    /// `--no-network-monitor`: the client backs off whatever the network does (for an edge
+    /// reached without a default route, e.g. over a VPN's specific routes).
+    public var noNetworkMonitor = false
     /// `--auth-endpoint`.
     public var authEndpoint: String?
     /// Header lines `Name: value`; values are secrets and never printed.
@@ -106,7 +109,8 @@ public enum Arguments {
     /// Usage text for `--help` and after a bad flag.
     public static let usage = """
         usage: bird-inspect [--sandbox] [--app-key K] [--region R] [--host H] [--port P] [--insecure]
-                            [--ca-file F] [--auth-endpoint URL] [--auth-header 'Name: value']...
+                            [--ca-file F] [--no-network-monitor] [--auth-endpoint URL]
+                            [--auth-header 'Name: value']...
                             [--member-auth-endpoint URL] [--dialect bird|pusher] [--subscribe CH]...
                             [--signin] [--sandbox-control URL] [--scenario NAME|FILE]
                             [--demo-rate N] [--jsonl] [--wait-timeout S] [--record FILE]
@@ -129,6 +133,8 @@ public enum Arguments {
           --host H, --port P        edge host and port (BIRD_HOST, BIRD_PORT)
           --insecure                plain ws:// — loopback hosts only (BIRD_INSECURE=1)
           --ca-file F               extra CA certificate file (BIRD_CA_FILE)
+          --no-network-monitor      do not watch the routing table: back off whatever the network does
+                                    (an edge reached without a default route) (BIRD_NO_NETWORK_MONITOR=1)
           --auth-endpoint URL       channel auth endpoint (BIRD_AUTH_ENDPOINT)
           --auth-header 'N: v'      header for auth requests, repeatable (BIRD_AUTH_HEADERS, one per line)
           --member-auth-endpoint U  sign-in endpoint (BIRD_MEMBER_AUTH_ENDPOINT)
@@ -195,6 +201,7 @@ public enum Arguments {
                 case "--port": o.port = try port(try value(), flag)
                 case "--insecure": try noValue(); o.insecure = true
                 case "--ca-file": o.caFile = try value()
+                case "--no-network-monitor": try noValue(); o.noNetworkMonitor = true
                 case "--auth-endpoint": o.authEndpoint = try url(try value(), flag)
                 case "--auth-header":
                     if envHeaders { o.authHeaders = []; envHeaders = false }
@@ -243,6 +250,7 @@ public enum Arguments {
         if let p = env["BIRD_PORT"], !p.isEmpty { o.port = try port(p, "BIRD_PORT") }
         o.insecure = flag("BIRD_INSECURE")
         o.caFile = env["BIRD_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        o.noNetworkMonitor = flag("BIRD_NO_NETWORK_MONITOR")
         if let u = env["BIRD_AUTH_ENDPOINT"], !u.isEmpty { o.authEndpoint = try url(u, "BIRD_AUTH_ENDPOINT") }
         if let hs = env["BIRD_AUTH_HEADERS"] {
             o.authHeaders = try hs.split(separator: "\n").map { try header(String($0)) }
@@ -265,7 +273,7 @@ public enum Arguments {
 
     /// Flags that make no sense with `--replay` (it has no client and no network).
     static let liveFlags = ["--sandbox", "--host", "--port", "--record", "--subscribe", "--scenario", "--signin",
-                            "--sandbox-control"]
+                            "--sandbox-control", "--no-network-monitor"]
 
     /// `--replay` and `--speed` rules. With `--replay`, the live settings that came from BIRD_*
     /// variables are ignored; the same settings given as flags are errors.

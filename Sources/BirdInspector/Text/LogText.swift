@@ -22,10 +22,12 @@ public enum LogText {
         case .connectionCount: return "◆ count"
         case .signinSucceeded: return "◆ signin"
         case .signinFailed: return "✗ signin"
-        case .error: return "✗ error"
+        case .error(let r): return r.isDecryptionFailure ? "✗ decryption" : "✗ error"
         case .sent(_, let event, _): return "→ \(event)"
         case .commandError: return "✗ command"
         case .dropped: return "✗ dropped"
+        case .networkPath: return "◆ network"
+        case .endpoint: return "◆ endpoint"
         }
     }
 
@@ -33,7 +35,9 @@ public enum LogText {
     public static func summary(_ event: ClientEvent) -> String {
         switch event {
         case .event(let e):
-            let data = e.data.map(PayloadText.oneLine) ?? ""
+            var data = e.data.map(PayloadText.oneLine) ?? ""
+            // Decrypted on arrival: said on the row (Enter then c shows what travelled).
+            if e.decrypted { data = "decrypted · " + data }
             if let m = e.memberId { return "from \(m) · \(data)" }
             return data
         case .stateChanged(let c):
@@ -68,6 +72,24 @@ public enum LogText {
         case .commandError(let command, let message): return "\(command): \(message)"
         case .dropped(let count, let wire, let since):
             return DroppedText.text(count: count, wire: wire) + " since \(TimeText.clock(since))"
+        case .networkPath(let path):
+            return (path.usable ? "up · " : "down · ") + Redaction.scrub(path.description)
+        case .endpoint(let endpoint):
+            return endpointText(endpoint)
+        }
+    }
+
+    /// An endpoint report in words: `resolving endpoint…`, `resolved edge.example.com:443 · TLS on
+    /// (headers: X-Token)`, `unavailable: <reason>`.
+    public static func endpointText(_ endpoint: EndpointRecord) -> String {
+        switch endpoint {
+        case .resolving:
+            return "resolving endpoint…"
+        case .resolved(let host, let port, let tls, _, let names):
+            return "resolved \(EndpointRecord.hostPort(host: host, port: port, tls: tls)) · TLS \(tls ? "on" : "off")"
+                + (names.isEmpty ? "" : " (headers: \(names.joined(separator: ", ")))")
+        case .failed(let reason):
+            return "unavailable: \(Redaction.scrub(reason))"
         }
     }
 
@@ -86,6 +108,10 @@ public enum LogText {
         case .subscriptionError, .signinFailed, .error, .commandError: return .bad
         case .sent: return .sent
         case .dropped: return .warn
+        case .networkPath(let path): return path.usable ? .info : .bad
+        case .endpoint(.resolving): return .warn
+        case .endpoint(.resolved): return .info
+        case .endpoint(.failed): return .bad
         }
     }
 
@@ -110,8 +136,14 @@ public enum LogText {
     }
 
     /// The detail view's body: the event's data pretty-printed from the text received (or that
-    /// text as it came, `raw`), or the entry as its JSON line.
-    public static func detailLines(_ entry: LogEntry, raw: Bool = false) -> (lines: [String], valid: Bool) {
+    /// text as it came, `raw`) — for a decrypted event with `ciphertext`, the envelope that
+    /// travelled instead of the plaintext — or the entry as its JSON line.
+    public static func detailLines(_ entry: LogEntry, raw: Bool = false, ciphertext: Bool = false)
+        -> (lines: [String], valid: Bool)
+    {
+        if ciphertext, case .event(let e) = entry.event, let envelope = e.ciphertext {
+            return raw ? (PayloadText.rawLines(envelope), PayloadText.isJSON(envelope)) : PayloadText.pretty(envelope)
+        }
         if let data = rawData(entry.event) {
             return raw ? (PayloadText.rawLines(data), PayloadText.isJSON(data)) : PayloadText.pretty(data)
         }

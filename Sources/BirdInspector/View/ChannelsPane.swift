@@ -1,4 +1,5 @@
-// The Channels pane: each channel with kind, status, events received and member count.
+// The Channels pane: each channel with kind (encrypted ones marked), status, events received,
+// events that did not decrypt and member count.
 
 import BirdWire
 
@@ -63,6 +64,10 @@ extension Inspector {
         if let ch = model.currentChannel, case .failed(let f) = ch.status, rows >= 3 {
             errorLine = "✗ \(f.type)\(f.status.map { " \($0)" } ?? ""): \(Redaction.scrub(f.message))"
             rows -= 1
+        } else if let ch = model.currentChannel, ch.decryptionFailures > 0, rows >= 3 {
+            errorLine = "✗ \(ch.decryptionFailures) not decrypted"
+                + (ch.lastDecryptionProblem.map { ", last: " + Redaction.scrub($0) } ?? "")
+            rows -= 1
         }
         let first = max(0, min(model.selectedChannel - rows + 1, model.channels.count - rows))
         for (row, index) in (first..<min(model.channels.count, first + rows)).enumerated() {
@@ -71,6 +76,8 @@ extension Inspector {
             let selected = index == model.selectedChannel
             let (status, role) = statusText(ch, model, wide: wide)
             var counts = inner.width >= 30 ? "\(ch.events) ev" : "\(ch.events)"
+            // Events that did not decrypt (the selected channel's last row says why).
+            if ch.decryptionFailures > 0 { counts += (wide ? " · " : " ") + "✗\(ch.decryptionFailures)" }
             if wide, ch.kind == .presence { counts += " · \(ch.members.count) mem" }
             if wide, let n = ch.connectionCount { counts += " · \(n) conn" }
             let right = "\(status) \(counts)"
@@ -80,7 +87,8 @@ extension Inspector {
             grid.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: base)
             let marker = selected ? "›" : " "
             putLine([(marker, CellStyle(.accent, bold: true, reverse: selected && focused)),
-                      (DisplayWidth.pad(ch.kind.short, to: 4) + " ", CellStyle(.dim, reverse: selected && focused)),
+                      (DisplayWidth.pad(ch.isEncrypted ? "enc" : ch.kind.short, to: 4) + " ",
+                       CellStyle(ch.isEncrypted ? .info : .dim, reverse: selected && focused)),
                       (DisplayWidth.truncate(ch.name, to: nameWidth), CellStyle(.normal, bold: selected, reverse: selected && focused))],
                      x: inner.x, y: y, width: inner.width, &grid)
             let shown = DisplayWidth.truncate(right, to: rightWidth)

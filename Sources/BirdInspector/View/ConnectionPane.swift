@@ -32,8 +32,11 @@ extension Inspector {
         }
         lines.append(state)
 
-        // Backoff countdown.
-        if c.state == .unavailable, let next = c.nextAttemptAt {
+        // Backoff countdown, or why there is none: no network, nothing scheduled.
+        if c.waitingForNetwork {
+            lines.append([("retry: ", label), ("waiting for network", CellStyle(.warn, bold: true)),
+                          (" (nothing scheduled)", label)])
+        } else if c.state == .unavailable, let next = c.nextAttemptAt {
             let left = max(0, next.timeIntervalSince(model.now))
             var row: [(String, CellStyle)] = [("retry: ", label),
                                              (RetryText.label(attempt: c.attempt ?? 0, delay: left), CellStyle(.warn, bold: true))]
@@ -77,15 +80,49 @@ extension Inspector {
         }
         lines.append([("member: ", label),
                       c.memberId.map { ($0, CellStyle(.info, bold: true)) } ?? ("not signed in", label)])
-        var edge = "\(model.config.host):\(model.config.port) · TLS \(model.config.tls ? "on" : "off") · \(model.config.dialect)"
-        if let note = model.config.edgeNote { edge += " · \(note)" }
-        lines.append([("edge: ", label), (edge, .plain)])
+        lines.append(networkLine(model, label: label))
+        lines.append(contentsOf: edgeLines(model, label: label))
         // The activity timeout in force: the library's negotiated value (the handshake's when lower)
         // once connected; until then the option.
         let activity = c.activityTimeout.map { TimeText.seconds($0) } ?? "\(TimeText.seconds(model.config.activityTimeout)) (option)"
         lines.append([("timeouts: ", label),
                       ("activity \(activity) · pong \(TimeText.seconds(model.config.pongTimeout))", .plain)])
         return lines
+    }
+
+    /// `network: default via eth0 (IPv4)` (up), `network: down · no default route`, or the
+    /// configured note until the client reports a path.
+    static func networkLine(_ model: Model, label: CellStyle) -> [(String, CellStyle)] {
+        guard let path = model.connection.networkPath else {
+            return [("network: ", label), (model.config.networkNote, label)]
+        }
+        return path.usable
+            ? [("network: ", label), ("up", CellStyle(.good, bold: true)), (" · " + path.description, .plain)]
+            : [("network: ", label), ("down", CellStyle(.bad, bold: true)), (" · " + path.description, CellStyle(.bad))]
+    }
+
+    /// The edge: the endpoint provider's answer when there is one (or that it is being asked, or
+    /// failed), else the host, port and TLS the inspector was started with; then the dialect.
+    static func edgeLines(_ model: Model, label: CellStyle) -> [[(String, CellStyle)]] {
+        let config = model.config
+        var note = " · \(config.dialect)" + (config.edgeNote.map { " · \($0)" } ?? "")
+        let text: String
+        var style = CellStyle.plain
+        switch model.connection.endpoint {
+        case nil:
+            text = "\(config.host):\(config.port) · TLS \(config.tls ? "on" : "off")"
+        case .resolving?:
+            text = "resolving endpoint…"
+            style = CellStyle(.warn, bold: true)
+        case .resolved(let host, let port, let tls, _, let names)?:
+            text = "\(EndpointRecord.hostPort(host: host, port: port, tls: tls)) · TLS \(tls ? "on" : "off")"
+            note += " · resolved for this attempt" + (names.isEmpty ? "" : " · headers \(names.joined(separator: ", "))")
+        case .failed(let reason)?:
+            text = "endpoint unavailable: \(Redaction.scrub(reason))"
+            style = CellStyle(.bad)
+            note = ""
+        }
+        return [[("edge: ", label), (text, style), (note, .plain)]]
     }
 
     static func closeRole(_ code: Int) -> ColorRole {

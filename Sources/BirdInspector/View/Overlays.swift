@@ -48,7 +48,9 @@ extension Inspector {
     }
 
     static func drawDetail(_ model: Model, seq: Int, scroll: Int, raw: Bool, _ grid: inout Grid) {
-        let rect = overlay(&grid, width: grid.size.width, height: grid.size.height - 1, title: raw ? "Detail — raw" : "Detail",
+        let cipher = model.detailCiphertext
+        let rect = overlay(&grid, width: grid.size.width, height: grid.size.height - 1,
+                           title: (raw ? "Detail — raw" : "Detail") + (cipher ? " — ciphertext" : ""),
                            label: "seq \(seq) · r \(raw ? "pretty" : "raw") · Esc closes")
         let inner = rect.inner
         let width = inner.width - 1
@@ -63,7 +65,12 @@ extension Inspector {
         if let ch = entry.event.channel { lines.append([("channel  ", label), (ch, CellStyle(.accent))]) }
         lines.append([("event    ", label), (LogText.name(entry.event), CellStyle(LogText.role(entry.event), bold: true))])
         if case .event(let e) = entry.event, let m = e.memberId { lines.append([("from     ", label), (m, .plain)]) }
-        let (body, valid) = LogText.detailLines(entry, raw: raw)
+        let (body, valid) = LogText.detailLines(entry, raw: raw, ciphertext: cipher)
+        if case .event(let e) = entry.event, e.decrypted {
+            lines.append([("e2e      ", label), (cipher ? "end-to-end encrypted: the data as it travelled (c: decrypted)"
+                                                  : "end-to-end encrypted: decrypted on arrival (c: as it travelled)",
+                                                  CellStyle(.info))])
+        }
         if LogText.rawData(entry.event) != nil {
             let what = raw ? (valid ? "JSON, exactly as received" : "not valid JSON — exactly as received")
                 : (valid ? "JSON, pretty-printed (numbers and key order as received)" : "not valid JSON — shown raw")

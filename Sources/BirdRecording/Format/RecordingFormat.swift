@@ -23,7 +23,7 @@ public enum RecordingFormat {
     /// The types of the E lines (docs/PROTOCOL.md § Headless output, plus the inspector's `dropped`).
     public static let eventLineTypes: Set<String> = [
         "state", "retry", "subscribed", "subscription_error", "event", "members", "member_added", "member_removed",
-        "connection_count", "signin", "signin_error", "error", "sent", "command_error", "dropped",
+        "connection_count", "signin", "signin_error", "error", "sent", "command_error", "dropped", "network", "endpoint",
     ]
 
     /// `mono_ms` as written: milliseconds with exactly three decimals ("1234.567"); never negative.
