@@ -208,10 +208,9 @@ struct ViewTests {
         h.connectAndSubscribe()
         h.type("k")
         let g = h.render()
-        #expect(contains(g, "4009 unauthorized"))
-        #expect(contains(g, "→ refused, no retry"))
-        #expect(contains(g, "→ reconnect immediately"))
-        #expect(contains(g, "→ retry after backoff"))
+        #expect(contains(g, "4009 unauthorized — refused, no retry"))
+        #expect(contains(g, "4200 generic reconnect immediately"))
+        #expect(contains(g, "4100 over capacity — retry after backoff"))
         h.press(.enter)
         #expect(h.commands.last == .closeConnection(connectionId: "123.456", code: 4009, reason: "terminated by the app"))
     }

@@ -10,17 +10,12 @@ public enum CloseCodeText {
         CloseCode.meaning(code)
     }
 
-    /// What a correct client does after a close with `code`, e.g. "refused, no retry".
-    public static func behaviour(_ code: Int) -> String {
-        CloseCode.band(code).behaviour
-    }
-
-    /// "4009 unauthorized — refused, no retry — terminated by the app": code, meaning, band
-    /// behaviour and (when present) the server's reason.
+    /// The one text for a close everywhere in the inspector (Connection pane, `k` menu, log):
+    /// "4009 unauthorized — refused, no retry — terminated by the app" — code, meaning, band
+    /// behaviour (unless the meaning says it) and the server's reason when it adds something
+    /// (BirdWire's `CloseCode.describe`).
     public static func describe(code: Int, reason: String?) -> String {
-        var text = CloseCode.summary(code)
-        if let reason, !reason.isEmpty { text += " — \(reason)" }
-        return text
+        CloseCode.describe(code, reason: reason)
     }
 
     /// Codes offered in the inspector's close menu (`k`), in menu order.
