@@ -166,6 +166,20 @@ public struct Flash: Sendable, Equatable {
     public var until: Date
 }
 
+/// A recording being written (`--record FILE`), as the screen shows it: `● REC path (N)`.
+public struct RecordingStatus: Sendable, Equatable {
+    /// The file, as given on the command line.
+    public var path: String
+    /// Lines written to it so far (the header included).
+    public var lines: Int
+
+    /// A recording of `lines` lines at `path`.
+    public init(path: String, lines: Int = 0) {
+        self.path = path
+        self.lines = lines
+    }
+}
+
 /// The inspector state.
 public struct Model: Sendable {
     /// Start settings.
@@ -207,6 +221,8 @@ public struct Model: Sendable {
     /// Channel events the inspector dropped because it fell behind (`dropped` lines), and when
     /// the last drop began.
     public var dropped = DroppedTally()
+    /// The recording being written with `--record FILE` (nil when not recording).
+    public var recording: RecordingStatus?
 
     /// A fresh model.
     public init(config: InspectorConfig = InspectorConfig(), now: Date = Date(timeIntervalSince1970: 0),

@@ -22,6 +22,9 @@ public enum Inspector {
         case .resize(let size):
             model.size = size
             return []
+        case .recorded(let lines):
+            model.recording?.lines = lines
+            return []
         case .client(let event, let at):
             if at > model.now { model.now = at }
             apply(event, at: at, to: &model)
