@@ -98,8 +98,10 @@ public struct ChannelInfo: Sendable, Equatable {
     public var kind: ChannelRules.Kind { ChannelRules.kind(of: name) }
     /// Status.
     public var status: ChannelStatus
-    /// Events received.
+    /// Events received, and client events sent on it (counted here too).
     public var events = 0
+    /// Client events sent on it.
+    public var sent = 0
     /// Presence roster (ordered by id), for presence channels.
     public var members: [PresenceMember] = []
     /// Own member id on a presence channel.

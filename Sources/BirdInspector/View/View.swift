@@ -7,7 +7,7 @@ extension Inspector {
     /// Renders the model at `size`.
     public static func view(_ model: Model, size: Size) -> Grid {
         var grid = Grid(size: size)
-        let layout = Layout(size: size)
+        let layout = layout(model, size: size)
         if layout.tooSmall {
             let notice = "enlarge the window to at least \(Layout.minimum.width)×\(Layout.minimum.height) (now \(size.width)×\(size.height)) · q quits"
             grid.put(DisplayWidth.truncate(notice, to: size.width), x: 0, y: 0, style: CellStyle(.warn, bold: true))
@@ -26,6 +26,12 @@ extension Inspector {
         case .normal, .prompt: break
         }
         return grid
+    }
+
+    /// The panes for `size`, the Channels pane as wide as its rows need (when the Connection
+    /// pane can spare it).
+    static func layout(_ model: Model, size: Size) -> Layout {
+        Layout(size: size, channelsWant: channelsWidthWanted(model))
     }
 
     /// `● REC path (N)` on the Events pane's bottom border while `--record` writes a file; a long
