@@ -9,7 +9,7 @@ public enum Action: String, Sendable, CaseIterable {
     case filter, pause, follow, detail, nextPane, previousPane, commandLine, help, quit
     case up, down, pageUp, pageDown, top
     // Overlays and prompts.
-    case close, bottom, choose, submit, cancel, erase, clear, toggleRaw
+    case close, bottom, choose, submit, cancel, erase, clear, toggleRaw, complete
     // Replay (`--replay FILE`).
     case playPause, step, nextState, faster, slower
 }
@@ -165,6 +165,10 @@ public enum KeyBindings {
         .init(.prompt, [.escape], .cancel, "cancel", "Cancel (a filter reverts to what it was)", footer: true),
         .init(.prompt, [.backspace], .erase, "erase", "Delete the last character"),
         .init(.prompt, [.ctrl("u")], .clear, "clear", "Clear the input"),
+        .init(.prompt, [.up], .up, "history", "On the : line: the previous command entered (history)"),
+        .init(.prompt, [.down], .down, "history", "On the : line: the next command entered (history)"),
+        .init(.prompt, [.tab], .complete, "complete",
+              "On the : line: complete the command name (any unique prefix works too) or the channel name"),
     ]
 
     /// The bindings of one scope.

@@ -135,6 +135,8 @@ public struct Prompt: Sendable, Equatable {
     public var purpose: Purpose
     /// Text typed so far.
     public var text: String
+    /// On the `:` line, the history entry shown (↑/↓), nil while typing a new one.
+    public var historyIndex: Int? = nil
 
     /// The label before the input.
     public var label: String {
@@ -166,6 +168,8 @@ public struct Flash: Sendable, Equatable {
     public var isError: Bool
     /// When it disappears.
     public var until: Date
+    /// Whether the full text is also in the event log (a cut footer says so).
+    public var logged = false
 }
 
 /// A recording being written (`--record FILE`), as the screen shows it: `● REC path (N)`.
@@ -223,6 +227,8 @@ public struct Model: Sendable {
     /// Channel events the inspector dropped because it fell behind (`dropped` lines), and when
     /// the last drop began.
     public var dropped = DroppedTally()
+    /// Command lines entered on `:`, oldest first (at most 100; ↑/↓ recall them).
+    public var commandHistory: [String] = []
     /// The recording being written with `--record FILE` (nil when not recording).
     public var recording: RecordingStatus?
 

@@ -14,7 +14,7 @@ extension Inspector {
     static func drawFooter(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
         let y = rect.y, w = rect.width
         if case .prompt(let prompt) = model.mode {
-            let hint = "  Enter submit · Esc cancel"
+            let hint = prompt.purpose == .command ? "  Tab complete · ↑↓ history · Enter · Esc" : "  Enter submit · Esc cancel"
             let hintWidth = DisplayWidth.of(hint)
             let room = max(1, w - hintWidth - DisplayWidth.of(prompt.label) - 1)
             // Show the tail of long input.
@@ -30,7 +30,12 @@ extension Inspector {
             return
         }
         if let flash = model.flash, model.mode == .normal {
-            grid.put(DisplayWidth.truncate(flash.text, to: w), x: 0, y: y, style: CellStyle(flash.isError ? .bad : .info, bold: true))
+            // Too long for the row: cut, saying the whole text is in the log when it is.
+            let note = " (whole text in the log)"
+            let text = flash.logged && DisplayWidth.of(flash.text) > w
+                ? DisplayWidth.truncate(flash.text, to: max(1, w - DisplayWidth.of(note))) + note
+                : DisplayWidth.truncate(flash.text, to: w)
+            grid.put(text, x: 0, y: y, style: CellStyle(flash.isError ? .bad : .info, bold: true))
             return
         }
         var x = 0
