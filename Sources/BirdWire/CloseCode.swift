@@ -1,3 +1,5 @@
+import Foundation
+
 /// Close codes and error codes (docs/PROTOCOL.md § Close and error codes) and the bands that decide what a client does
 /// after a close (§ Reconnection) — all in one place, shared by the client, the sandbox and the inspector.
 public enum CloseCode {
@@ -44,6 +46,26 @@ public enum CloseCode {
         let meaning = meaning(code)
         let behaviour = band(code).behaviour
         return meaning.hasSuffix(behaviour) ? "\(code) \(meaning)" : "\(code) \(meaning) — \(behaviour)"
+    }
+
+    /// The one text for a close, wherever it is shown: ``summary(_:)`` followed by the server's
+    /// reason when it adds something ("4009 unauthorized — refused, no retry — terminated by the
+    /// app"). A reason that only repeats the meaning or the behaviour ("over capacity" for 4100) is
+    /// left out, so no part of the text is said twice.
+    public static func describe(_ code: Int, reason: String?) -> String {
+        let text = summary(code)
+        guard let extra = distinctReason(code, reason) else { return text }
+        return "\(text) — \(extra)"
+    }
+
+    /// The server's reason for a close when it says something the code's meaning and behaviour do
+    /// not (trimmed), or nil when it is empty or only repeats them.
+    public static func distinctReason(_ code: Int, _ reason: String?) -> String? {
+        guard let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines), !reason.isEmpty else { return nil }
+        let lowered = reason.lowercased()
+        let said = [meaning(code), band(code).behaviour, summary(code), "\(code)", "\(code) \(meaning(code))"]
+        if said.contains(where: { $0.lowercased() == lowered }) { return nil }
+        return reason
     }
 
     static let table: [Int: String] = [

@@ -16,6 +16,8 @@ final class Recorder {
     private var fd: Int32
     private var lastMono = 0.0
     private var buffer: [UInt8] = []
+    /// Lines recorded so far (the header included).
+    private(set) var lines = 0
     /// The first write error, reported at exit.
     private(set) var writeError: String?
 
@@ -83,6 +85,7 @@ final class Recorder {
     }
 
     private func append(_ line: String) {
+        lines += 1
         buffer.append(contentsOf: line.utf8)
         buffer.append(0x0A)
     }

@@ -17,9 +17,19 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
         return 1
     }
+    // Runs after the terminal is given back (defers run last-registered first), so the lines
+    // land on the normal screen.
     defer {
         recorder?.finish()
-        if let problem = recorder?.writeError { FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8)) }
+        if let recorder {
+            if let problem = recorder.writeError {
+                FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8))
+            } else if recorder.lines > 0 {
+                let location = recorder.path.hasPrefix("/")
+                    ? recorder.path : FileManager.default.currentDirectoryPath + "/" + recorder.path
+                FileHandle.standardError.write(Data("bird-inspect: recorded \(recorder.lines) lines to \(location)\n".utf8))
+            }
+        }
     }
     let terminal = CursesTerminal()
     defer { terminal.end() }
@@ -36,6 +46,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
     }
     recorder?.writeHeader(session.recordingHeader)
     var model = Model(config: session.config, now: start, size: terminal.size)
+    model.recording = recorder.map { RecordingStatus(path: $0.path, lines: $0.lines) }
     for ch in session.initialChannels where model.channelIndex(ch) == nil {
         model.channels.append(ChannelInfo(name: ch, status: .subscribing))
     }
@@ -54,6 +65,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
             }
         }
         recorder?.flush()
+        if let recorder, recorder.lines != model.recording?.lines { messages.append(.recorded(lines: recorder.lines)) }
         return messages
     }
     defer {

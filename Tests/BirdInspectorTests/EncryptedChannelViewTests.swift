@@ -55,8 +55,8 @@ struct EncryptedChannelViewTests {
         #expect(channels.first { $0.contains("private-enc") }?.dropFirst().hasPrefix("enc  ") == true, "\(channels)")
         #expect(channels.first { $0.contains("private-orders") }?.dropFirst().hasPrefix("priv ") == true, "\(channels)")
         let events = paneRows(g, Layout(size: size).events)
-        let row = events.first { $0.contains("decrypted · ") }
-        #expect(row?.contains("private") == true, "\(events)")
+        let row = events.first { $0.contains("decrypt") }
+        #expect(row?.contains("private") == true, "\(events.joined(separator: "\n"))")
         if size.width >= 200 { #expect(row?.contains(#"decrypted · {"payment":"PAY-5","amount":15}"#) == true, "\(events)") }
         #expect(events.first { $0.contains("plain") }?.contains("decrypted") == false)
     }

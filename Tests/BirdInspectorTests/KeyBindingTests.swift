@@ -65,19 +65,54 @@ struct KeyBindingTests {
         #expect(h.model.flash?.text.contains("not signed in") == true)
     }
 
-    @Test("the footer shows keys, dims unavailable ones and always keeps ? and q", arguments: screenSizes)
+    @Test("the footer shows every footer key at 80, 120 and 200 columns, abbreviating labels to fit",
+          arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 200, height: 50)])
     func footer(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
         let g = h.render()
         let footer = g.lines[size.height - 1]
-        #expect(footer.contains(" ? help"))
-        #expect(footer.contains(" q quit"))
-        #expect(footer.contains(" s subscribe"))
-        if size.width >= 200 { #expect(footer.contains(" x drop") && footer.contains(" : command")) }
-        // "o sign out" is unavailable (not signed in): drawn dim when shown.
-        if let x = footer.range(of: " o ").map({ footer.distance(from: footer.startIndex, to: $0.lowerBound) }) {
+        let items = Inspector.footerItems(h.model, width: size.width)
+        // Every footer key of the main table is there, in table order, available or not.
+        let keys = KeyBindings.scope(.main).filter(\.inFooter).map { $0.keys[0].name }
+        #expect(items.map(\.key) == keys)
+        #expect(footer.contains("? help"), "\(footer)")
+        #expect(footer.hasPrefix("s "), "\(footer)")
+        // The letters that act on the connection keep at least their abbreviation when available.
+        for (key, short) in [("s", "sub"), ("u", "unsub"), ("t", "trig"), ("i", "in"), ("d", "disc"), ("x", "drop"), ("k", "close")] {
+            let item = items.first { $0.key == key }
+            #expect(item?.ok == true, "\(key) available")
+            let b = KeyBindings.binding(for: .char(Character(key)), in: .main)
+            #expect(b?.short == short)
+            #expect(item.map { $0.label == b?.label || $0.label == short } == true, "\(key): \(String(describing: item))")
+            #expect(footer.contains("\(key) \(item?.label ?? "?")"), "\(footer)")
+        }
+        #expect(DisplayWidth.of(footer.trimmingCharacters(in: .whitespaces)) <= size.width)
+        if size.width >= 200 { #expect(footer.contains("x drop") && footer.contains(": command") && footer.contains("q quit")) }
+        if size.width == 80 { #expect(footer.contains("d disc") && footer.contains("k close") && footer.contains("u unsub")) }
+        // "o" (sign out) is unavailable (not signed in): shown, dimmed.
+        let o = items.first { $0.key == "o" }
+        #expect(o?.ok == false)
+        if let x = footer.range(of: " o").map({ footer.distance(from: footer.startIndex, to: $0.lowerBound) }) {
             #expect(g[x + 1, size.height - 1].style.role == .dim)
+        } else {
+            Issue.record("o missing: \(footer)")
+        }
+    }
+
+    @Test("unavailable keys are dimmed, never hidden, in every state: disconnected, failed, replaying")
+    func unavailableDimmedEverywhere() {
+        var h = Harness(size: Size(width: 80, height: 24))
+        h.connectAndSubscribe()
+        h.type("d")
+        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)), at: 7)
+        h.tick(14)
+        for model in [h.model] {
+            let items = Inspector.footerItems(model, width: 80)
+            #expect(items.count == KeyBindings.scope(.main).filter(\.inFooter).count)
+            #expect(items.first { $0.key == "d" }?.ok == false)
+            #expect(items.first { $0.key == "c" }?.ok == true)
+            #expect(items.first { $0.key == "c" }?.label.isEmpty == false, "an available letter keeps a label at 80")
         }
     }
 }

@@ -53,7 +53,7 @@ let exactEvents: [ClientEvent] = [
     .stateChanged(StateChangeRecord(previous: .initialized, current: .failed, cause: .other("configuration error: no host"))),
     .stateChanged(StateChangeRecord(previous: .connected, current: .failed, cause: .recorded(text: "edge went away", closeCode: 4100))),
     .stateChanged(StateChangeRecord(previous: .initialized, current: .connecting)),
-    .retryScheduled(RetryRecord(delay: .milliseconds(4321), attempt: 2, cause: .closed(code: 4100, reason: "over capacity", by: .server))),
+    .retryScheduled(RetryRecord(delay: .milliseconds(4321), attempt: 2, cause: .closed(code: 4100, reason: "edge full", by: .server))),
     .retryScheduled(RetryRecord(delay: .milliseconds(700), attempt: 0, cause: nil)),
     .retryScheduled(RetryRecord(delay: .milliseconds(0), attempt: 1, cause: .dropped)),
     .subscribed(channel: "presence-room"),

@@ -95,7 +95,7 @@ func line(_ grid: Grid, containing text: String) -> String? { grid.lines.first {
 /// Checks that the four panes are drawn with their exact titles and that every border sits at
 /// its column on every row (so nothing inside pushed a border out of place).
 func expectPanesFramed(_ grid: Grid, sourceLocation: SourceLocation = #_sourceLocation) {
-    let layout = Layout(size: grid.size)
+    let layout = drawnLayout(grid)
     for pane in Pane.allCases {
         let r = layout.rect(pane)
         let right = r.x + r.width - 1, bottom = r.y + r.height - 1
@@ -113,6 +113,14 @@ func expectPanesFramed(_ grid: Grid, sourceLocation: SourceLocation = #_sourceLo
     for (y, text) in grid.lines.enumerated() {
         #expect(DisplayWidth.of(text) == grid.size.width, "row \(y) is \(DisplayWidth.of(text)) columns wide", sourceLocation: sourceLocation)
     }
+}
+
+/// The layout a grid was drawn with: the Channels pane is as wide as its rows need (when the
+/// Connection pane can spare it), so its left corner on the top row says where the split is.
+func drawnLayout(_ grid: Grid) -> Layout {
+    let w = grid.size.width
+    let split = (1..<w).first { grid[$0, 0].text == "┌" } ?? 0
+    return Layout(size: grid.size, channelsWant: split > 0 ? w - split : 0)
 }
 
 /// The text inside a pane's border, one string per row (cells, so wide characters count once).

@@ -5,6 +5,7 @@
 // library's own `ConnectionState`.
 
 import BirdRealtime
+import BirdWire
 import Foundation
 
 /// Which side closed a socket.
@@ -64,7 +65,8 @@ public enum TransitionCause: Sendable, Equatable {
         case .retryDue: return "retry due"
         case .closed(let code, let reason, let by):
             let who = by == .server ? "server closed" : "client closed"
-            let why = reason.isEmpty ? "" : " (\(reason))"
+            // A reason that only repeats the meaning is not said twice.
+            let why = CloseCode.distinctReason(code, reason).map { " (\($0))" } ?? ""
             return "\(who): \(code) \(CloseCodeText.meaning(code))\(why)"
         case .pongTimeout: return "pong timeout"
         case .networkError(let message): return "network error: \(message)"

@@ -51,6 +51,8 @@ public struct ScriptRunner: Sendable {
     // What the client has reported.
     private var state: ConnectionState = .initialized
     private var lastCause: TransitionCause?
+    /// The connection id while connected (for `close CODE`).
+    private var connectionId: String?
     private var subscribed: Set<String> = []
     private var subscriptionErrors: [String: SubscriptionFailure] = [:]
     private var rosters: [String: Set<String>] = [:]
@@ -103,6 +105,7 @@ public struct ScriptRunner: Sendable {
         case .stateChanged(let change):
             state = change.current
             lastCause = change.cause
+            connectionId = change.current == .connected ? change.connectionId : nil
             if change.current != .connected {
                 subscribed.removeAll()
                 rosters.removeAll()
@@ -195,6 +198,16 @@ public struct ScriptRunner: Sendable {
                     var why = "\(channel) not subscribed after \(Self.seconds(defaultTimeout))"
                     if let f = subscriptionErrors[channel] { why += ": " + Self.describe(f) }
                     actions.append(fail(item, why))
+                } else {
+                    return actions
+                }
+            case .run(.closeConnection(let id, let code, let reason)) where id.isEmpty:
+                // `close CODE`: the current connection, once there is one.
+                if state == .connected, let current = connectionId {
+                    finishHead()
+                    actions.append(.perform(.closeConnection(connectionId: current, code: code, reason: reason)))
+                } else if waited >= defaultTimeout {
+                    actions.append(fail(item, "not connected after \(Self.seconds(defaultTimeout))"))
                 } else {
                     return actions
                 }

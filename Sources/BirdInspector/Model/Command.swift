@@ -46,13 +46,63 @@ public enum Command: Sendable, Equatable {
 /// The text command language shared by `:` in the TUI and stdin in `--jsonl` mode.
 public enum CommandText {
     /// The commands, for help text.
-    public static let usage = "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · connect · drop · quit"
+    public static let usage = "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · "
+        + "connect · drop · close CODE [REASON] · help · quit"
 
-    /// Parses one command line; the error says what is wrong in one line.
+    /// Every command word, in help order; any unique prefix stands for one (`sub`, `unsub`, `dis`).
+    public static let verbs = ["subscribe", "unsubscribe", "trigger", "signin", "signout", "disconnect", "connect", "drop",
+                               "close", "help", "quit"]
+
+    /// The command word `word` stands for: itself, an alias (`q`, `exit`) or the one command it is
+    /// a prefix of. The error names the candidates when it is a prefix of several.
+    public static func resolve(_ word: String) -> Result<String, CommandTextError> {
+        let w = word.lowercased()
+        if verbs.contains(w) || w == "wait" { return .success(w) }
+        if w == "q" || w == "exit" { return .success("quit") }
+        let matches = verbs.filter { $0.hasPrefix(w) }
+        if matches.count == 1, let only = matches.first { return .success(only) }
+        if matches.isEmpty || w.isEmpty {
+            return .failure(.init("unknown command \(word) (commands: \(verbs.joined(separator: ", ")))"))
+        }
+        return .failure(.init("“\(word)” could be \(matches.joined(separator: ", ")): type more of it"))
+    }
+
+    /// Tab completion on a command line: the first word among the command names, the second
+    /// (the channel of `unsubscribe`, `trigger`, `subscribe`) among `channels`. Returns the new
+    /// text (completed, or extended to what all candidates share) and the candidates.
+    public static func complete(_ text: String, channels: [String]) -> (text: String, candidates: [String]) {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        if words.count <= 1 {
+            let prefix = (words.first ?? "").lowercased()
+            let matches = verbs.filter { $0.hasPrefix(prefix) }
+            return (extend(text: "", prefix: prefix, matches), matches)
+        }
+        guard words.count == 2, case .success(let verb) = resolve(words[0]),
+              ["subscribe", "unsubscribe", "trigger"].contains(verb) else { return (text, []) }
+        let matches = channels.filter { $0.hasPrefix(words[1]) }
+        return (extend(text: words[0] + " ", prefix: words[1], matches), matches)
+    }
+
+    /// `text` + the one match and a space, or + the longest prefix the matches share.
+    private static func extend(text: String, prefix: String, _ matches: [String]) -> String {
+        if matches.count == 1, let only = matches.first { return text + only + " " }
+        guard var common = matches.first else { return text + prefix }
+        for m in matches.dropFirst() { while !m.hasPrefix(common) { common.removeLast() } }
+        return text + (common.count > prefix.count ? common : prefix)
+    }
+
+    /// Parses one command line; the error says what is wrong in one line (without repeating the
+    /// line). `close CODE [REASON]` comes back as `closeConnection` with an empty connection id:
+    /// the current connection, filled in by whoever performs it.
     public static func parse(_ line: String) -> Result<Command, CommandTextError> {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let parts = trimmed.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true).map(String.init)
-        guard let verb = parts.first?.lowercased() else { return .failure(.init("empty command")) }
+        guard let word = parts.first else { return .failure(.init("empty command")) }
+        let verb: String
+        switch resolve(word) {
+        case .success(let v): verb = v
+        case .failure(let e): return .failure(e)
+        }
         func noArgs(_ c: Command) -> Result<Command, CommandTextError> {
             parts.count == 1 ? .success(c) : .failure(.init("\(verb) takes no arguments"))
         }
@@ -67,14 +117,24 @@ public enum CommandText {
             if let problem = ChannelRules.eventProblem(parts[2]) { return .failure(.init(problem)) }
             if let data, !PayloadText.isJSON(data) { return .failure(.init("invalid JSON data")) }
             return .success(.trigger(channel: parts[1], event: parts[2], data: data))
+        case "close":
+            let args = trimmed.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+            guard args.count >= 2 else { return .failure(.init("usage: close CODE [REASON]")) }
+            guard let code = Int(args[1]), CloseCodeText.closable(code) else {
+                return .failure(.init("close: CODE must be 1000–1003, 1007–1014 or 3000–4999, not “\(args[1])”"))
+            }
+            let reason = args.count == 3 ? args[2].trimmingCharacters(in: .whitespaces) : CloseCodeText.defaultReason(code)
+            if reason.utf8.count > 123 { return .failure(.init("close: REASON is longer than 123 bytes")) }
+            return .success(.closeConnection(connectionId: "", code: code, reason: reason))
         case "signin": return noArgs(.signin)
         case "signout": return noArgs(.signout)
         case "disconnect": return noArgs(.disconnect)
         case "connect": return noArgs(.connect)
         case "drop": return noArgs(.drop)
-        case "quit", "q", "exit": return noArgs(.quit)
+        case "quit": return noArgs(.quit)
+        case "help": return .failure(.init("help: the commands are \(usage)"))
         case "wait": return .failure(.init("wait … is for scripts on stdin (--jsonl): \(ScriptCommand.waitUsage)"))
-        default: return .failure(.init("unknown command \(verb) (try: \(usage))"))
+        default: return .failure(.init("unknown command \(word) (commands: \(verbs.joined(separator: ", ")))"))
         }
     }
 }

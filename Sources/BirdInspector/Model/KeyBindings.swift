@@ -9,7 +9,7 @@ public enum Action: String, Sendable, CaseIterable {
     case filter, pause, follow, detail, nextPane, previousPane, commandLine, help, quit
     case up, down, pageUp, pageDown, top
     // Overlays and prompts.
-    case close, bottom, choose, submit, cancel, erase, clear, toggleRaw, toggleCiphertext
+    case close, bottom, choose, submit, cancel, erase, clear, toggleRaw, toggleCiphertext, complete
     // Replay (`--replay FILE`).
     case playPause, step, nextState, faster, slower
 }
@@ -32,8 +32,10 @@ public struct KeyBinding: Sendable {
     public let keys: [Key]
     /// What it does.
     public let action: Action
-    /// Short label for the footer.
+    /// Label for the footer.
     public let label: String
+    /// The label abbreviated, for a footer that cannot hold every full label ("disc").
+    public let short: String
     /// One-line help for `?` and the docs.
     public let help: String
     /// Whether the footer lists it.
@@ -43,12 +45,13 @@ public struct KeyBinding: Sendable {
     /// Why the binding cannot be used right now, or nil when it can.
     public let unavailable: @Sendable (Model) -> String?
 
-    init(_ scope: KeyScope, _ keys: [Key], _ action: Action, _ label: String, _ help: String,
+    init(_ scope: KeyScope, _ keys: [Key], _ action: Action, _ label: String, _ help: String, short: String? = nil,
          footer: Bool = false, live: Bool = false, unavailable: @escaping @Sendable (Model) -> String? = { _ in nil }) {
         self.scope = scope
         self.keys = keys
         self.action = action
         self.label = label
+        self.short = short ?? label
         self.help = help
         self.inFooter = footer
         self.liveOnly = live
@@ -68,25 +71,25 @@ public enum KeyBindings {
     /// Every binding, grouped by scope in display order.
     public static let all: [KeyBinding] = [
         // Main screen.
-        .init(.main, [.char("s")], .subscribe, "subscribe", "Subscribe to a channel (prompts for its name)", footer: true, live: true),
-        .init(.main, [.char("u")], .unsubscribe, "unsub", "Unsubscribe the selected channel", footer: true, live: true,
+        .init(.main, [.char("s")], .subscribe, "subscribe", "Subscribe to a channel (prompts for its name)", short: "sub", footer: true, live: true),
+        .init(.main, [.char("u")], .unsubscribe, "unsubscribe", "Unsubscribe the selected channel", short: "unsub", footer: true, live: true,
               unavailable: { m in
                   guard let ch = m.currentChannel else { return "no channel selected" }
                   return ch.kind == .member ? "the member channel follows sign-in (o signs out)" : nil
               }),
         .init(.main, [.char("t")], .trigger, "trigger",
-              "Trigger a client event on the selected channel (prompts for name and JSON)", footer: true, live: true,
+              "Trigger a client event on the selected channel (prompts for name and JSON)", short: "trig", footer: true, live: true,
               unavailable: { m in Inspector.triggerProblem(m, channel: m.currentChannel?.name) }),
-        .init(.main, [.char("i")], .signin, "sign in", "Sign in as a member (member auth endpoint)", footer: true, live: true,
+        .init(.main, [.char("i")], .signin, "sign in", "Sign in as a member (member auth endpoint)", short: "in", footer: true, live: true,
               unavailable: { m in
                   if let id = m.connection.memberId { return "already signed in as \(id)" }
                   return m.config.canSignIn ? nil : "no member auth endpoint (--member-auth-endpoint)"
               }),
-        .init(.main, [.char("o")], .signout, "sign out", "Sign out (reconnects without the identity)", footer: true, live: true,
+        .init(.main, [.char("o")], .signout, "sign out", "Sign out (reconnects without the identity)", short: "out", footer: true, live: true,
               unavailable: { m in m.connection.memberId == nil ? "not signed in" : nil }),
-        .init(.main, [.char("d")], .disconnect, "disconnect", "Disconnect (nothing is scheduled)", footer: true, live: true,
+        .init(.main, [.char("d")], .disconnect, "disconnect", "Disconnect (nothing is scheduled)", short: "disc", footer: true, live: true,
               unavailable: { m in m.connection.state == .disconnected ? "already disconnected" : nil }),
-        .init(.main, [.char("c")], .connect, "connect", "Connect (from disconnected or failed)", footer: true, live: true,
+        .init(.main, [.char("c")], .connect, "connect", "Connect (from disconnected or failed)", short: "conn", footer: true, live: true,
               unavailable: { m in
                   let s = m.connection.state
                   return s == .disconnected || s == .failed || s == .initialized
@@ -98,16 +101,17 @@ public enum KeyBindings {
                   return s == .connected || s == .connecting ? nil : "no open socket (\(s.rawValue))"
               }),
         .init(.main, [.char("k")], .closeMenu, "close code",
-              "Ask the sandbox to close this connection with a code (menu shows each band's behaviour)", footer: true, live: true,
+              "Ask the sandbox to close this connection with a code (menu shows each band's behaviour)", short: "close",
+              footer: true, live: true,
               unavailable: { m in
                   if !m.config.sandboxAttached { return "not attached to a sandbox (--sandbox or --sandbox-control URL)" }
                   return m.connection.state == .connected && m.connection.connectionId != nil ? nil : "not connected"
               }),
-        .init(.main, [.char("/")], .filter, "filter", "Filter the event log by text (channel, event, data)", footer: true),
+        .init(.main, [.char("/")], .filter, "filter", "Filter the event log by text (channel, event, data)", short: "find", footer: true),
         .init(.main, [.char("p")], .pause, "pause", "Pause the event log / follow it again", footer: true),
         .init(.main, [.char("G"), .end], .follow, "follow", "Go live: follow the newest events",
               unavailable: { m in !m.paused && m.selectedSeq == nil ? "already following" : nil }),
-        .init(.main, [.enter], .detail, "detail", "Open the selected log entry: its data pretty-printed (r: raw)", footer: true,
+        .init(.main, [.enter], .detail, "detail", "Open the selected log entry: its data pretty-printed (r: raw)", short: "open", footer: true,
               unavailable: { m in Inspector.selectedEntry(m) == nil ? (m.filter.isEmpty ? "the log is empty" : "no entry matches the filter") : nil }),
         .init(.main, [.tab], .nextPane, "pane", "Focus the next pane", footer: true),
         .init(.main, [.backTab], .previousPane, "prev pane", "Focus the previous pane"),
@@ -116,20 +120,20 @@ public enum KeyBindings {
         .init(.main, [.pageUp], .pageUp, "page up", "Page up in the focused pane"),
         .init(.main, [.pageDown], .pageDown, "page down", "Page down in the focused pane"),
         .init(.main, [.home], .top, "top", "Go to the first row of the focused pane"),
-        .init(.main, [.char(":")], .commandLine, "command", "Command line: " + CommandText.usage, footer: true),
+        .init(.main, [.char(":")], .commandLine, "command", "Command line: " + CommandText.usage, short: "cmd", footer: true),
         .init(.main, [.char("?")], .help, "help", "Show all keys and why any is unavailable", footer: true),
         .init(.main, [.char("q")], .quit, "quit", "Quit and restore the terminal", footer: true),
 
         // Replay: on the main screen while `--replay FILE` plays (none of these keys is a main key).
-        .init(.replay, [.char(" ")], .playPause, "pause replay", "Pause / resume playback", footer: true,
+        .init(.replay, [.char(" ")], .playPause, "pause replay", "Pause / resume playback", short: "play", footer: true,
               unavailable: { m in Inspector.playbackProblem(m, .playPause) }),
         .init(.replay, [.char(".")], .step, "step", "Play the next entry (while paused)", footer: true,
               unavailable: { m in Inspector.playbackProblem(m, .step) }),
-        .init(.replay, [.char(">")], .nextState, "next state", "Play up to and including the next state change", footer: true,
+        .init(.replay, [.char(">")], .nextState, "next state", "Play up to and including the next state change", short: "state", footer: true,
               unavailable: { m in Inspector.playbackProblem(m, .nextState) }),
-        .init(.replay, [.char("+"), .char("=")], .faster, "faster", "Play faster (×0.25 … ×64)", footer: true,
+        .init(.replay, [.char("+"), .char("=")], .faster, "faster", "Play faster (×0.25 … ×64)", short: "fast", footer: true,
               unavailable: { m in Inspector.playbackProblem(m, .faster) }),
-        .init(.replay, [.char("-")], .slower, "slower", "Play slower", footer: true,
+        .init(.replay, [.char("-")], .slower, "slower", "Play slower", short: "slow", footer: true,
               unavailable: { m in Inspector.playbackProblem(m, .slower) }),
 
         // Detail view.
@@ -164,6 +168,10 @@ public enum KeyBindings {
         .init(.prompt, [.escape], .cancel, "cancel", "Cancel (a filter reverts to what it was)", footer: true),
         .init(.prompt, [.backspace], .erase, "erase", "Delete the last character"),
         .init(.prompt, [.ctrl("u")], .clear, "clear", "Clear the input"),
+        .init(.prompt, [.up], .up, "history", "On the : line: the previous command entered (history)"),
+        .init(.prompt, [.down], .down, "history", "On the : line: the next command entered (history)"),
+        .init(.prompt, [.tab], .complete, "complete",
+              "On the : line: complete the command name (any unique prefix works too) or the channel name"),
     ]
 
     /// The bindings of one scope.

@@ -45,4 +45,6 @@ public enum Message: Sendable, Equatable {
     case tick(now: Date)
     /// The terminal has a new size.
     case resize(Size)
+    /// The recording (`--record FILE`) now holds this many lines.
+    case recorded(lines: Int)
 }

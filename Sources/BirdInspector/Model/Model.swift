@@ -116,8 +116,10 @@ public struct ChannelInfo: Sendable, Equatable {
     public var kind: ChannelRules.Kind { ChannelRules.kind(of: name) }
     /// Status.
     public var status: ChannelStatus
-    /// Events received.
+    /// Events received, and client events sent on it (counted here too).
     public var events = 0
+    /// Client events sent on it.
+    public var sent = 0
     /// Presence roster (ordered by id), for presence channels.
     public var members: [PresenceMember] = []
     /// Own member id on a presence channel.
@@ -158,6 +160,8 @@ public struct Prompt: Sendable, Equatable {
     public var purpose: Purpose
     /// Text typed so far.
     public var text: String
+    /// On the `:` line, the history entry shown (↑/↓), nil while typing a new one.
+    public var historyIndex: Int? = nil
 
     /// The label before the input.
     public var label: String {
@@ -189,6 +193,22 @@ public struct Flash: Sendable, Equatable {
     public var isError: Bool
     /// When it disappears.
     public var until: Date
+    /// Whether the full text is also in the event log (a cut footer says so).
+    public var logged = false
+}
+
+/// A recording being written (`--record FILE`), as the screen shows it: `● REC path (N)`.
+public struct RecordingStatus: Sendable, Equatable {
+    /// The file, as given on the command line.
+    public var path: String
+    /// Lines written to it so far (the header included).
+    public var lines: Int
+
+    /// A recording of `lines` lines at `path`.
+    public init(path: String, lines: Int = 0) {
+        self.path = path
+        self.lines = lines
+    }
 }
 
 /// The inspector state.
@@ -235,6 +255,10 @@ public struct Model: Sendable {
     /// Channel events the inspector dropped because it fell behind (`dropped` lines), and when
     /// the last drop began.
     public var dropped = DroppedTally()
+    /// Command lines entered on `:`, oldest first (at most 100; ↑/↓ recall them).
+    public var commandHistory: [String] = []
+    /// The recording being written with `--record FILE` (nil when not recording).
+    public var recording: RecordingStatus?
 
     /// A fresh model.
     public init(config: InspectorConfig = InspectorConfig(), now: Date = Date(timeIntervalSince1970: 0),

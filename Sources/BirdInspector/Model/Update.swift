@@ -23,6 +23,9 @@ public enum Inspector {
         case .resize(let size):
             model.size = size
             return []
+        case .recorded(let lines):
+            model.recording?.lines = lines
+            return []
         case .client(let event, let at):
             if at > model.now { model.now = at }
             apply(event, at: at, to: &model)
@@ -86,7 +89,7 @@ public enum Inspector {
                     return []
                 }
                 let code = codes[min(max(0, selected), codes.count - 1)]
-                let reason = code == 4009 ? "terminated by the app" : CloseCodeText.meaning(code)
+                let reason = CloseCodeText.defaultReason(code)
                 say("asked the sandbox to close \(id) with \(code)", &model)
                 return [.closeConnection(connectionId: id, code: code, reason: reason)]
             default: break
@@ -156,6 +159,24 @@ public enum Inspector {
                 if !prompt.text.isEmpty { prompt.text.removeLast() }
             case .clear: prompt.text = ""
             case .submit: return submit(prompt, &model)
+            case .up, .down:
+                guard prompt.purpose == .command, !model.commandHistory.isEmpty else { return [] }
+                let history = model.commandHistory
+                let current = prompt.historyIndex ?? history.count
+                let next = b.action == .up ? max(0, current - 1) : current + 1
+                if next >= history.count {
+                    prompt.historyIndex = nil
+                    prompt.text = ""
+                } else {
+                    prompt.historyIndex = next
+                    prompt.text = history[next]
+                }
+            case .complete:
+                guard prompt.purpose == .command else { return [] }
+                let (text, candidates) = CommandText.complete(prompt.text, channels: model.channels.map(\.name))
+                prompt.text = text
+                if candidates.count > 1 { say(candidates.joined(separator: " · "), &model) }
+                if candidates.isEmpty { refuse("nothing to complete", &model) }
             default: break
             }
         } else if case .char(let c) = key {
@@ -198,10 +219,19 @@ public enum Inspector {
             return perform(.trigger(channel: channel, event: event, data: text.isEmpty ? nil : text), &model)
         case .command:
             model.mode = .normal
+            if !text.isEmpty && model.commandHistory.last != text {
+                model.commandHistory.append(text)
+                if model.commandHistory.count > 100 { model.commandHistory.removeFirst() }
+            }
+            if let word = text.split(separator: " ").first, case .success("help") = CommandText.resolve(String(word)) {
+                model.mode = .help(scroll: 0)
+                return []
+            }
             switch CommandText.parse(text) {
             case .success(let command): return perform(command, &model)
             case .failure(let error):
-                commandError(text, error.message, &model)
+                // The footer says what is wrong (not the line again); the log keeps both.
+                commandError(text, error.message, &model, repeatCommand: false)
                 return []
             }
         }
@@ -261,10 +291,19 @@ public enum Inspector {
             model.connection.memberId = nil
             model.channels.removeAll { $0.kind == .member }
             model.selectedChannel = max(0, min(model.selectedChannel, model.channels.count - 1))
-        case .closeConnection:
+        case .closeConnection(let id, let code, let reason):
             if !model.config.sandboxAttached {
-                commandError("close", "not attached to a sandbox", &model)
+                commandError("close \(code)", "not attached to a sandbox (--sandbox or --sandbox-control URL)", &model)
                 return []
+            }
+            if id.isEmpty {
+                // `:close CODE`: this connection, as the k menu does.
+                guard let current = model.connection.connectionId, model.connection.state == .connected else {
+                    commandError("close \(code)", "not connected", &model)
+                    return []
+                }
+                say("asked the sandbox to close \(current) with \(code)", &model)
+                return [.closeConnection(connectionId: current, code: code, reason: reason)]
             }
         case .quit: model.quitting = true
         case .disconnect, .connect, .drop: break
@@ -353,8 +392,9 @@ public enum Inspector {
         model.flash = Flash(text: text, isError: true, until: model.flashNow.addingTimeInterval(flashSeconds))
     }
 
-    static func commandError(_ command: String, _ message: String, _ model: inout Model) {
-        refuse("\(command): \(message)", &model)
+    static func commandError(_ command: String, _ message: String, _ model: inout Model, repeatCommand: Bool = true) {
+        refuse(repeatCommand ? "\(command): \(message)" : message, &model)
+        model.flash?.logged = true
         let at = model.now
         model.log.append(.commandError(command: command, message: message), at: at)
         if model.paused { model.missedWhilePaused += 1 }

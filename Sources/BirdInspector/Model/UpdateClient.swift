@@ -87,8 +87,14 @@ extension Inspector {
             if let code = report.code, (4000...4099).contains(code) || (1000...1015).contains(code) {
                 model.connection.lastClose = (code, report.reason ?? "")
             }
-        case .sent:
-            break
+        case .sent(let name, let event, _):
+            // Counted on its channel like a received event, and said in the footer for a while
+            // (in a busy log the line itself scrolls away fast).
+            if let i = model.channelIndex(name) {
+                model.channels[i].events += 1
+                model.channels[i].sent += 1
+            }
+            say("sent \(event) on \(name)", &model)
         case .networkPath(let path):
             model.connection.networkPath = path
         case .endpoint(let endpoint):

@@ -47,6 +47,21 @@ extension Inspector {
         }
     }
 
+    /// The width (borders included) at which every channel row shows whole in its wide form.
+    static func channelsWidthWanted(_ model: Model) -> Int {
+        (model.channels.map { DisplayWidth.of($0.name) + DisplayWidth.of(rightText($0, model, wide: true)) + 9 }.max() ?? 0)
+    }
+
+    /// A row's status and counts ("✓ subscribed 16 ev · 3 mem · 1 conn").
+    static func rightText(_ ch: ChannelInfo, _ model: Model, wide: Bool) -> String {
+        let (status, _) = statusText(ch, model, wide: wide)
+        var counts = "\(ch.events) ev"
+        if wide, ch.sent > 0 { counts += " (\(ch.sent) sent)" }
+        if wide, ch.kind == .presence { counts += " · \(ch.members.count) mem" }
+        if wide, let n = ch.connectionCount { counts += " · \(n) conn" }
+        return "\(status) \(counts)"
+    }
+
     static func drawChannels(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
         let focused = model.focus == .channels
         grid.box(rect, title: Pane.channels.rawValue, focused: focused,
@@ -76,12 +91,16 @@ extension Inspector {
             let selected = index == model.selectedChannel
             let (status, role) = statusText(ch, model, wide: wide)
             var counts = inner.width >= 30 ? "\(ch.events) ev" : "\(ch.events)"
+            if wide, ch.sent > 0 { counts += " (\(ch.sent) sent)" }
             // Events that did not decrypt (the selected channel's last row says why).
             if ch.decryptionFailures > 0 { counts += (wide ? " · " : " ") + "✗\(ch.decryptionFailures)" }
             if wide, ch.kind == .presence { counts += " · \(ch.members.count) mem" }
             if wide, let n = ch.connectionCount { counts += " · \(n) conn" }
             let right = "\(status) \(counts)"
-            let rightWidth = min(DisplayWidth.of(right), inner.width / 2)
+            // The status and counts take what they need while the name keeps its width (up to
+            // 16 columns when both cannot fit): no column is cut while the row has room.
+            let nameNeed = DisplayWidth.of(ch.name)
+            let rightWidth = max(0, min(DisplayWidth.of(right), inner.width - 7 - min(nameNeed, 16)))
             let nameWidth = max(1, inner.width - rightWidth - 7)
             let base = CellStyle(.normal, reverse: selected && focused)
             grid.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: base)

@@ -42,15 +42,18 @@ extension Inspector {
         let entries = window.compactMap { model.log.entry(seq: $0) }
         let maxChannel = entries.map { DisplayWidth.of(LogText.channel($0.event)) }.max() ?? 0
         let maxName = entries.map { DisplayWidth.of(LogText.name($0.event)) }.max() ?? 0
-        // Channel and event columns take what they need, leaving at least a third for the data.
+        // Channel and event columns take what they need, leaving the data a third of the row
+        // when there is room; when there is not (80×24), the channel's full name comes first
+        // (two presence channels must not both read "presenc…"), then the event name, with
+        // at least 8 columns each for the event name and the data.
         let maxData = entries.map { DisplayWidth.of(LogText.summary($0.event)) }.max() ?? 0
-        let budget = max(12, inner.width - 15 - min(maxData, max(12, inner.width / 3)))
         var channelWidth = min(maxChannel, 28)
         var nameWidth = min(maxName, 30)
-        if channelWidth + nameWidth > budget {
-            channelWidth = min(channelWidth, max(6, budget / 2))
+        let roomy = max(12, inner.width - 15 - min(maxData, max(12, inner.width / 3)))
+        if channelWidth + nameWidth > roomy {
+            let budget = max(12, inner.width - 15 - min(maxData, 8))
+            channelWidth = min(channelWidth, max(6, budget - min(nameWidth, 8)))
             nameWidth = min(nameWidth, max(6, budget - channelWidth))
-            channelWidth = min(min(maxChannel, 28), max(6, budget - nameWidth))
         }
         let showSelection = model.paused || model.selectedSeq != nil
         for (row, entry) in entries.enumerated() {
@@ -61,13 +64,17 @@ extension Inspector {
                 grid.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: CellStyle(.selection, reverse: true))
             }
             let role = LogText.role(entry.event)
-            var isEvent = false
+            var isEvent = false, isSent = false
             if case .event = entry.event { isEvent = true }
+            if case .sent = entry.event { isSent = true }
+            // A client event this inspector sent stands out: the whole row in the sent colour, bold.
             putLine([
-                (TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds) + " ", CellStyle(.dim, reverse: rev)),
-                (DisplayWidth.pad(LogText.channel(entry.event), to: channelWidth) + " ", CellStyle(.accent, reverse: rev)),
+                (TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds) + " ",
+                 CellStyle(isSent ? .sent : .dim, bold: isSent, reverse: rev)),
+                (DisplayWidth.pad(LogText.channel(entry.event), to: channelWidth) + " ",
+                 CellStyle(isSent ? .sent : .accent, bold: isSent, reverse: rev)),
                 (DisplayWidth.pad(LogText.name(entry.event), to: nameWidth) + " ", CellStyle(isEvent ? .title : role, bold: true, reverse: rev)),
-                (LogText.summary(entry.event), CellStyle(role, reverse: rev)),
+                (LogText.summary(entry.event), CellStyle(role, bold: isSent, reverse: rev)),
             ], x: inner.x, y: y, width: inner.width, &grid)
         }
     }

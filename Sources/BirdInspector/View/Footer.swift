@@ -14,7 +14,7 @@ extension Inspector {
     static func drawFooter(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
         let y = rect.y, w = rect.width
         if case .prompt(let prompt) = model.mode {
-            let hint = "  Enter submit · Esc cancel"
+            let hint = prompt.purpose == .command ? "  Tab complete · ↑↓ history · Enter · Esc" : "  Enter submit · Esc cancel"
             let hintWidth = DisplayWidth.of(hint)
             let room = max(1, w - hintWidth - DisplayWidth.of(prompt.label) - 1)
             // Show the tail of long input.
@@ -30,37 +30,71 @@ extension Inspector {
             return
         }
         if let flash = model.flash, model.mode == .normal {
-            grid.put(DisplayWidth.truncate(flash.text, to: w), x: 0, y: y, style: CellStyle(flash.isError ? .bad : .info, bold: true))
+            // Too long for the row: cut, saying the whole text is in the log when it is.
+            let note = " (whole text in the log)"
+            let text = flash.logged && DisplayWidth.of(flash.text) > w
+                ? DisplayWidth.truncate(flash.text, to: max(1, w - DisplayWidth.of(note))) + note
+                : DisplayWidth.truncate(flash.text, to: w)
+            grid.put(text, x: 0, y: y, style: CellStyle(flash.isError ? .bad : .info, bold: true))
             return
         }
+        var x = 0
+        for item in footerItems(model, width: w) {
+            x += grid.put(item.key, x: x, y: y, style: CellStyle(item.ok ? .accent : .dim, bold: item.ok, reverse: item.ok))
+            if !item.label.isEmpty { x += grid.put(" " + item.label, x: x, y: y, style: CellStyle(item.ok ? .normal : .dim)) }
+            x += 1
+        }
+    }
+
+    /// One key in the footer: its name, the label it got, and whether it can be used now.
+    struct FooterItem: Equatable {
+        var key: String
+        var label: String
+        var ok: Bool
+    }
+
+    /// The footer's keys for `width` columns: every footer key of the current scope, in table
+    /// order, always — an unavailable key is dimmed, never left out (while replaying, the keys
+    /// that would talk to an edge too). What does not fit is made to fit by shortening labels:
+    /// first unavailable keys' labels, then the labels of keys whose symbol speaks for itself
+    /// (`q : / Tab Enter`), then the letters' — each first to its abbreviation, then to the key
+    /// alone; `? help` keeps its label. Keys are dropped (from the end, never `?`) only if even
+    /// bare keys do not fit.
+    static func footerItems(_ model: Model, width: Int) -> [FooterItem] {
         var bindings = KeyBindings.scope(scope(of: model.mode)).filter(\.inFooter)
         if model.playback != nil && model.mode == .normal {
-            // Replaying: the playback keys first; keys that would talk to an edge are left out.
-            bindings = KeyBindings.scope(.replay).filter(\.inFooter) + bindings.filter { !$0.liveOnly }
+            bindings = KeyBindings.scope(.replay).filter(\.inFooter) + bindings
         }
-        let essential: Set<Action> = [.subscribe, .trigger, .filter, .pause, .detail, .commandLine, .help, .quit,
-                                      .playPause, .step, .nextState]
-        var items: [(key: String, label: String, ok: Bool, pinned: Bool)] = bindings.map { b in
-            var label = b.action == .pause && model.paused ? "follow" : b.label
-            if b.action == .playPause, model.playback?.paused == true { label = "resume replay" }
-            return (b.keys[0].name, label, b.unavailable(model) == nil, b.action == .help || b.action == .quit)
+        let labels: [[String]] = bindings.map { b in
+            if b.action == .pause && model.paused { return ["follow", "live", ""] }
+            if b.action == .playPause, model.playback?.paused == true { return ["resume replay", "play", ""] }
+            return [b.label, b.short, ""]
         }
-        var keep = bindings.map { essential.contains($0.action) }
-        func width(_ list: [(key: String, label: String, ok: Bool, pinned: Bool)]) -> Int {
-            list.reduce(0) { $0 + DisplayWidth.of($1.key) + DisplayWidth.of($1.label) + 3 }
+        var items = bindings.enumerated().map { i, b in
+            FooterItem(key: b.keys[0].name, label: labels[i][0], ok: b.unavailable(model) == nil)
         }
-        // Drop unavailable keys first, then others from the end, until the rest fits; `?` and `q` stay.
-        func drop(_ i: Int) {
+        var level = Array(repeating: 0, count: items.count)
+        func total() -> Int {
+            items.reduce(0) { $0 + DisplayWidth.of($1.key) + ($1.label.isEmpty ? 0 : 1 + DisplayWidth.of($1.label)) }
+                + max(0, items.count - 1)
+        }
+        /// Lower first: unavailable keys, then self-explanatory symbols, then letters from the end.
+        let symbols: Set<Action> = [.quit, .help, .commandLine, .filter, .nextPane, .detail, .close, .cancel, .submit,
+                                    .up, .down, .choose]
+        func rank(_ i: Int) -> Int {
+            if bindings[i].action == .help { return 4 }  // the way to everything else keeps its word
+            return (items[i].ok ? 2 : 0) + (symbols.contains(bindings[i].action) ? 0 : 1)
+        }
+        let order = items.indices.sorted { a, b in rank(a) != rank(b) ? rank(a) < rank(b) : a > b }
+        for target in 1...2 {
+            for i in order where total() > width && level[i] < target {
+                level[i] = target
+                items[i].label = labels[i][target]
+            }
+        }
+        while total() > width, let i = items.indices.last(where: { items[$0].key != "?" }) {
             items.remove(at: i)
-            keep.remove(at: i)
         }
-        while width(items) > w, let i = items.indices.last(where: { !items[$0].pinned && !items[$0].ok }) { drop(i) }
-        while width(items) > w, let i = items.indices.last(where: { !items[$0].pinned && !keep[$0] }) { drop(i) }
-        while width(items) > w, let i = items.indices.last(where: { !items[$0].pinned }) { drop(i) }
-        var x = 0
-        for item in items {
-            x += grid.put(" \(item.key) ", x: x, y: y, style: CellStyle(item.ok ? .accent : .dim, bold: item.ok, reverse: item.ok))
-            x += grid.put(item.label + " ", x: x, y: y, style: CellStyle(item.ok ? .normal : .dim))
-        }
+        return items
     }
 }

@@ -18,15 +18,21 @@ public struct Layout: Sendable, Equatable {
     /// The footer row.
     public let footer: Rect
 
-    /// The layout for `size`.
-    public init(size: Size) {
+    /// Columns the Connection pane keeps when the Channels pane asks for more.
+    public static let connectionKeeps = 64
+
+    /// The layout for `size`. `channelsWant` is the width the Channels pane needs to show every
+    /// row whole; it gets it from the Connection pane beside it, which keeps at least
+    /// ``connectionKeeps`` columns (the bottom row's split does not change).
+    public init(size: Size, channelsWant: Int = 0) {
         let w = size.width, h = size.height
         tooSmall = w < Layout.minimum.width || h < Layout.minimum.height
         let right = min(56, max(26, w * 3 / 8))
         let left = w - right
+        let topRight = min(max(right, channelsWant), max(right, w - Layout.connectionKeeps))
         let top = min(10, (h - 1) / 2)
-        connection = Rect(x: 0, y: 0, width: left, height: top)
-        channels = Rect(x: left, y: 0, width: right, height: top)
+        connection = Rect(x: 0, y: 0, width: w - topRight, height: top)
+        channels = Rect(x: w - topRight, y: 0, width: topRight, height: top)
         events = Rect(x: 0, y: top, width: left, height: h - 1 - top)
         members = Rect(x: left, y: top, width: right, height: h - 1 - top)
         footer = Rect(x: 0, y: max(0, h - 1), width: w, height: 1)

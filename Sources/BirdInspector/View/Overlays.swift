@@ -96,10 +96,13 @@ extension Inspector {
             let y = inner.y + 1 + i
             let sel = i == selected
             if sel { grid.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: CellStyle(.selection, reverse: true)) }
+            // The same text the Connection pane shows after the close (never cut: the overlay
+            // is wider than the longest).
+            let text = CloseCodeText.describe(code: code, reason: nil)
+            let number = "\(code)"
             putLine([(sel ? "› " : "  ", CellStyle(.accent, bold: true, reverse: sel)),
-                     ("\(code) ", CellStyle(closeRole(code), bold: true, reverse: sel)),
-                     (DisplayWidth.pad(CloseCodeText.meaning(code), to: 26), CellStyle(.normal, reverse: sel)),
-                     ("→ " + CloseCodeText.behaviour(code), CellStyle(closeRole(code), reverse: sel))],
+                     (number, CellStyle(closeRole(code), bold: true, reverse: sel)),
+                     (String(text.dropFirst(number.count)), CellStyle(closeRole(code), reverse: sel))],
                     x: inner.x + 1, y: y, width: inner.width - 1, &grid)
         }
         let legend = "4000–4099 refused (failed) · 4100–4199 backoff · 4200–4299 reconnect immediately · others backoff"
