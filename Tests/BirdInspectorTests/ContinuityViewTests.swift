@@ -118,6 +118,8 @@ struct ContinuityViewTests {
           arguments: screenSizes)
     func missed(size: Size) {
         var h = resubscribed(.missed(37), size: size)
+        // A connection count (wide screens) comes after the stream, so the half row keeps the gap.
+        h.client(.connectionCount(channel: "chat", count: 3), at: 9)
         let g = h.render()
         let channels = paneRows(g, Layout(size: size).channels)
         let row = channels.first { $0.contains("chat") } ?? ""
@@ -125,8 +127,8 @@ struct ContinuityViewTests {
         #expect(row.contains(wide ? "@1042 ✗37 missed" : "@1042−37"), "\(channels)")
         let events = paneRows(g, Layout(size: size).events)
         #expect(events.contains { $0.contains("✗ gap") && $0.contains("37 events missed") }, "\(events)")
-        #expect(h.model.log[h.model.log.count - 1].summary == "37 events missed while reconnecting (resumed after @1042)")
-        #expect(LogText.role(h.model.log[h.model.log.count - 1].event) == .warn)
+        #expect(h.model.log[h.model.log.count - 2].summary == "37 events missed while reconnecting (resumed after @1042)")
+        #expect(LogText.role(h.model.log[h.model.log.count - 2].event) == .warn)
         // The replay moves the offset on.
         var positions = ResumePositions()
         var some: Harness? = h

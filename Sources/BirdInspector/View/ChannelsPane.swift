@@ -83,11 +83,10 @@ extension Inspector {
             var counts = inner.width >= 30 ? "\(ch.events) ev" : "\(ch.events)"
             // Events that did not decrypt (the selected channel's last row says why).
             if ch.decryptionFailures > 0 { counts += (wide ? " · " : " ") + "✗\(ch.decryptionFailures)" }
+            // The stream before the counts that matter less, so a narrow half row keeps it.
+            if let stream { counts += (wide ? " · " : " ") + stream }
             if wide, ch.kind == .presence { counts += " · \(ch.members.count) mem" }
             if wide, let n = ch.connectionCount { counts += " · \(n) conn" }
-            if let stream {
-                counts += (wide ? " · " : " ") + stream
-            }
             let right = "\(status) \(counts)"
             let rightWidth = min(DisplayWidth.of(right), inner.width / 2)
             let nameWidth = max(1, inner.width - rightWidth - 7)
