@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bird-inspect --jsonl against its embedded sandbox: a scripted stdin session whose JSON lines
 are checked (docs/PROTOCOL.md § Headless output), plus the exit codes and the absence of secrets; scripts that wait
-for what they need (no sleep), payloads byte for byte, closed pipes, signals, an inbox flood.
+for what they need (no sleep), payloads byte for byte, closed pipes, signals, an inbox flood,
+continuity across two edge restarts.
 Every wait here is for an event, with a deadline; nothing sleeps to synchronise."""
 import fcntl
 import json
@@ -623,6 +624,56 @@ def section_encrypted():
 
 
 section("encrypted channels", section_encrypted)
+
+
+# --- Continuity (issue 15): the outage-publish scenario restarts the edge twice while demo-orders
+# is published to (5 events, then 1,500 — more than the 1,000 the history holds). The script waits
+# for each re-subscription (the runner forgets subscriptions when the connection goes), then for a
+# replayed event; the lines say recovered, then missed N with N exact against the offsets. ---
+def section_continuity():
+    rec = os.path.join(TMP, "continuity.jsonl")
+    script = ("wait subscribed demo-orders\n"
+              "wait state unavailable 10\nwait subscribed demo-orders 15\n"
+              "wait state unavailable 20\nwait subscribed demo-orders 15\n"
+              "wait event demo-orders while-down 15\nquit\n")
+    p, lines = run(["--sandbox", "--jsonl", "--scenario", "outage-publish", "--record", rec], script, timeout=60)
+    orders = [l for l in lines if l.get("channel") == "demo-orders" and l.get("type") in ("subscribed", "event")]
+    subs = [i for i, l in enumerate(orders) if l["type"] == "subscribed"]
+    outcomes = [orders[i].get("continuity") for i in subs]
+    check("outage-publish: demo-orders subscribed fresh, then recovered, then missed; exit 0",
+          p.returncode == 0 and outcomes == ["fresh", "recovered", "missed"],
+          f"(exit {p.returncode}: {outcomes} {[l for l in lines if l.get('type') == 'command_error']})")
+    if outcomes != ["fresh", "recovered", "missed"]:
+        return
+    offsets = [l.get("offset") for l in orders if l["type"] == "event"]
+    check("… every demo-orders event has an offset, each once, in order",
+          all(isinstance(o, int) for o in offsets) and offsets == sorted(set(offsets)), f"({offsets[:20]}…)")
+
+    def around(i):
+        """The offset of the last event before subscribed line i and of the first after it."""
+        before = next((l["offset"] for l in reversed(orders[:i]) if l["type"] == "event"), None)
+        after = next((l["offset"] for l in orders[i + 1:] if l["type"] == "event"), None)
+        return before, after
+
+    rec_line, miss_line = orders[subs[1]], orders[subs[2]]
+    before, after = around(subs[1])
+    check("… recovered: resumed after the last offset seen, missed 0, the next event follows it directly",
+          rec_line.get("offset") == before and rec_line.get("missed") == 0 and after == before + 1
+          and isinstance(rec_line.get("epoch"), str), f"({rec_line}, before {before}, after {after})")
+    before, after = around(subs[2])
+    missed = miss_line.get("missed")
+    check("… missed: the exact count, first replayed offset − last offset before − 1, and more than the history drops",
+          miss_line.get("offset") == before and isinstance(missed, int) and after is not None
+          and missed == after - before - 1 and missed >= 500, f"({miss_line}, before {before}, first after {after})")
+    with open(rec, encoding="utf-8") as f:
+        recorded = [json.loads(l) for l in f if '"subscribed"' in l]
+    keys = ("channel", "continuity", "missed", "offset", "epoch")
+    check("… the recording carries the same subscribed lines",
+          [tuple(l.get(k) for k in keys) for l in recorded if l.get("channel") == "demo-orders"]
+          == [tuple(orders[i].get(k) for k in keys) for i in subs])
+
+
+section("continuity", section_continuity)
 
 import shutil
 shutil.rmtree(TMP, ignore_errors=True)

@@ -8,6 +8,7 @@ import BirdRealtime
 import BirdSandbox
 import BirdWire
 import Foundation
+import Synchronization
 import WebSocket
 
 /// A running inspector session against a real edge (or the embedded sandbox).
@@ -22,6 +23,8 @@ final class LiveSession: @unchecked Sendable {
     private let demo: SandboxDemo?
     private var scenario: ScenarioRunner?
     private let queue = DispatchQueue(label: "bird-inspect.delivery")
+    /// Each channel's last offset seen, for the position a re-subscription resumed after.
+    private let positions = Mutex(ResumePositions())
 
     /// Connects (the client starts by itself) and subscribes `options.subscribe`, or the demo set
     /// with `--sandbox`. With `recording`, every protocol message and every auth request is also
@@ -266,7 +269,8 @@ final class LiveSession: @unchecked Sendable {
     }
 
     private func channelEvent(_ event: BirdRealtime.ChannelEvent) {
-        for mapped in ClientFeed.events(event, client: client) { post(mapped) }
+        let resumedAfter = positions.withLock { $0.observe(event) }
+        for mapped in ClientFeed.events(event, client: client, resumedAfter: resumedAfter) { post(mapped) }
     }
 }
 

@@ -172,17 +172,22 @@ public struct ChannelEventRecord: Sendable, Equatable {
     /// For an event on an end-to-end encrypted channel that the client decrypted: the data as it
     /// travelled (the `{"nonce","ciphertext"}` envelope), while `data` is the plaintext. Never a key.
     public var ciphertext: String?
+    /// The event's offset in its channel's stream (Bird dialect, docs/PROTOCOL.md § Extensions);
+    /// nil for events without one.
+    public var offset: Int?
 
     /// Whether `data` is plaintext the client decrypted.
     public var decrypted: Bool { ciphertext != nil }
 
     /// An event.
-    public init(channel: String, event: String, data: String? = nil, memberId: String? = nil, ciphertext: String? = nil) {
+    public init(channel: String, event: String, data: String? = nil, memberId: String? = nil, ciphertext: String? = nil,
+                offset: Int? = nil) {
         self.channel = channel
         self.event = event
         self.data = data
         self.memberId = memberId
         self.ciphertext = ciphertext
+        self.offset = offset
     }
 }
 
@@ -238,7 +243,9 @@ public struct ErrorReport: Sendable, Equatable {
 public enum ClientEvent: Sendable, Equatable {
     case stateChanged(StateChangeRecord)
     case retryScheduled(RetryRecord)
-    case subscribed(channel: String)
+    /// A subscription succeeded; `continuity` when the library said whether it continued the
+    /// channel's stream (nil in recordings made before continuity was written).
+    case subscribed(channel: String, continuity: ContinuityRecord? = nil)
     case subscriptionError(channel: String, SubscriptionFailure)
     case event(ChannelEventRecord)
     case membersSnapshot(channel: String, members: [PresenceMember], myId: String?)
@@ -261,7 +268,7 @@ public enum ClientEvent: Sendable, Equatable {
     /// The channel this event concerns, if any.
     public var channel: String? {
         switch self {
-        case .subscribed(let c), .subscriptionError(let c, _), .membersSnapshot(let c, _, _),
+        case .subscribed(let c, _), .subscriptionError(let c, _), .membersSnapshot(let c, _, _),
              .memberAdded(let c, _), .memberRemoved(let c, _), .connectionCount(let c, _), .sent(let c, _, _):
             return c
         case .event(let e): return e.channel

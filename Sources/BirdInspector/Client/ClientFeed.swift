@@ -87,25 +87,31 @@ public enum ClientFeed {
     }
 
     /// The client events a channel event (`onChannelEvent`) becomes. A subscription's success
-    /// brings the roster of a presence channel along, read from `client` as it is then.
-    public static func events(_ event: ChannelEvent, client: BirdRealtime) -> [ClientEvent] {
+    /// brings the roster of a presence channel along, read from `client` as it is then, and its
+    /// continuity, resumed after `resumedAfter` (``ResumePositions/observe(_:)``).
+    public static func events(_ event: ChannelEvent, client: BirdRealtime, resumedAfter: StreamPosition? = nil)
+        -> [ClientEvent]
+    {
         guard event.name == BirdProtocol.Event.subscriptionSucceeded,
             let presence = client.channel(named: event.channel) as? PresenceChannel
-        else { return events(event, roster: nil) }
-        return events(event, roster: (presence.members, presence.myId))
+        else { return events(event, roster: nil, resumedAfter: resumedAfter) }
+        return events(event, roster: (presence.members, presence.myId), resumedAfter: resumedAfter)
     }
 
     /// The client events a channel event becomes, given the presence roster (members and own
-    /// id) when the event is a presence channel's subscription success. A protocol event missing
-    /// its member id or count becomes nothing; a subscription error's endpoint is recorded
-    /// without its query string (BirdWire's `Redaction.endpoint`).
-    public static func events(_ event: ChannelEvent, roster: (members: [String: JSONValue], myId: String?)?)
-        -> [ClientEvent]
-    {
+    /// id) when the event is a presence channel's subscription success, and for a subscription
+    /// success the position it resumed after. A protocol event missing its member id or count
+    /// becomes nothing; a subscription error's endpoint is recorded without its query string
+    /// (BirdWire's `Redaction.endpoint`); an app event keeps its offset.
+    public static func events(
+        _ event: ChannelEvent, roster: (members: [String: JSONValue], myId: String?)?,
+        resumedAfter: StreamPosition? = nil
+    ) -> [ClientEvent] {
         let data = event.data
         switch event.name {
         case BirdProtocol.Event.subscriptionSucceeded:
-            var out: [ClientEvent] = [.subscribed(channel: event.channel)]
+            let continuity = event.continuity.map { ContinuityRecord($0, resumedAfter: resumedAfter) }
+            var out: [ClientEvent] = [.subscribed(channel: event.channel, continuity: continuity)]
             if let roster {
                 let members = roster.members
                     .map { PresenceMember(id: $0.key, info: $0.value.isNull ? nil : $0.value.description) }
@@ -133,7 +139,8 @@ public enum ClientFeed {
             // The payload's exact text (after the dialect's string unwrapping): what was sent; for
             // a decrypted event the plaintext, with the envelope as it travelled.
             return [.event(ChannelEventRecord(channel: event.channel, event: event.name, data: event.payload?.text,
-                                              memberId: event.memberId, ciphertext: event.ciphertext))]
+                                              memberId: event.memberId, ciphertext: event.ciphertext,
+                                              offset: event.offset))]
         }
     }
 

@@ -67,8 +67,15 @@ public enum JSONLines {
         case .retryScheduled(let r):
             f += [n("in_ms", Checked.milliseconds(r.delay)), n("attempt", r.attempt)]
             f.append(r.cause.map { s("cause", Redaction.scrub($0.text)) } ?? raw("cause", "null"))
-        case .subscribed(let ch):
+        case .subscribed(let ch, let continuity):
             f.append(s("channel", ch))
+            if let c = continuity {
+                f.append(s("continuity", c.outcome.rawValue))
+                if let missed = c.missed { f.append(n("missed", missed)) }
+                if let reason = c.reason { f.append(s("reason", reason)) }
+                if let offset = c.offset { f.append(n("offset", offset)) }
+                if let epoch = c.epoch { f.append(s("epoch", epoch)) }
+            }
         case .subscriptionError(let ch, let e):
             // `type` names the line, so the failure's own type goes in `error_type`.
             f += [s("channel", ch), s("error_type", e.type)]
@@ -76,7 +83,9 @@ public enum JSONLines {
             if let ep = e.endpoint { f.append(s("endpoint", Redaction.endpoint(ep))) }
             f.append(s("message", Redaction.scrub(e.message)))
         case .event(let e):
-            f += [s("channel", e.channel), s("event", e.event), raw("data", e.data.map(value) ?? "null")]
+            f += [s("channel", e.channel), s("event", e.event)]
+            if let offset = e.offset { f.append(n("offset", offset)) }
+            f.append(raw("data", e.data.map(value) ?? "null"))
             if let m = e.memberId { f.append(s("member_id", m)) }
             // The envelope as it travelled (nonce and ciphertext: no key).
             if let c = e.ciphertext { f += [b("decrypted", true), raw("ciphertext", value(c))] }

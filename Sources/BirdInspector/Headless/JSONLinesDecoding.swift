@@ -7,6 +7,7 @@
 //   data comes back as no data;
 // - `members`: the roster comes back sorted by id (as written);
 // - `endpoint`: the socket URL without its query string (as written);
+// - `subscribed`: no continuity from lines written before it was (or with an unknown outcome);
 // - causes: a cause whose text matches one of the fixed sentences (or a network or endpoint
 //   sentence) comes back as that case;
 //   `.other` text comes back as `.other`; a text with a close code that is no longer a known
@@ -42,7 +43,7 @@ extension JSONLines {
                                                  cause: f.string("cause").map { Self.cause(text: $0, closeCode: nil) }))
         case "subscribed":
             guard let ch = f.string("channel") else { return nil }
-            return .subscribed(channel: ch)
+            return .subscribed(channel: ch, continuity: continuity(f))
         case "subscription_error":
             guard let ch = f.string("channel"), let message = f.string("message") else { return nil }
             return .subscriptionError(channel: ch, SubscriptionFailure(
@@ -51,7 +52,8 @@ extension JSONLines {
         case "event":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
             return .event(ChannelEventRecord(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id"),
-                                             ciphertext: f.bool("decrypted") == true ? f.json("ciphertext") : nil))
+                                             ciphertext: f.bool("decrypted") == true ? f.json("ciphertext") : nil,
+                                             offset: f.int("offset").flatMap { $0 >= 0 ? $0 : nil }))
         case "members":
             guard let ch = f.string("channel"), let rosterText = f.json("members"),
                   let roster = JSONValue.memberRanges(in: rosterText)
@@ -116,6 +118,15 @@ extension JSONLines {
         default:
             return nil
         }
+    }
+
+    /// A `subscribed` line's continuity: nil without a `continuity` key (older recordings) or
+    /// with an outcome this version does not know; counts and offsets below 0 are dropped.
+    static func continuity(_ f: RecordingFields) -> ContinuityRecord? {
+        guard let outcome = f.string("continuity").flatMap(ContinuityRecord.Outcome.init(rawValue:)) else { return nil }
+        return ContinuityRecord(outcome: outcome, missed: f.int("missed").flatMap { $0 >= 0 ? $0 : nil },
+                                reason: f.string("reason"), offset: f.int("offset").flatMap { $0 >= 0 ? $0 : nil },
+                                epoch: f.string("epoch"))
     }
 
     /// The cause a `cause` text (and `close_code`, when the line has one) stands for.

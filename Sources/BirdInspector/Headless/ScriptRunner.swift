@@ -110,7 +110,7 @@ public struct ScriptRunner: Sendable {
                 subscribed.removeAll()
                 rosters.removeAll()
             }
-        case .subscribed(let ch):
+        case .subscribed(let ch, _):
             subscribed.insert(ch)
             subscriptionErrors[ch] = nil
         case .subscriptionError(let ch, let failure):

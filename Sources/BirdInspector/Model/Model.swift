@@ -130,6 +130,10 @@ public struct ChannelInfo: Sendable, Equatable {
     public var decryptionFailures = 0
     /// Why the last of them did not decrypt (the library's words; never a key).
     public var lastDecryptionProblem: String?
+    /// The offset of the last event received with one (Bird dialect).
+    public var lastOffset: Int?
+    /// What the latest subscription said about continuity (nil: nothing said yet).
+    public var continuity: ContinuityRecord?
 
     /// Whether the channel is end-to-end encrypted (`private-encrypted-…`).
     public var isEncrypted: Bool { ChannelKind.isEncrypted(channelName: name) }

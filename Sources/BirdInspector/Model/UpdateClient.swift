@@ -50,9 +50,10 @@ extension Inspector {
             model.connection.nextAttemptAt = Checked.date(at, plus: retry.delay.seconds)
             model.connection.retryDelay = retry.delay
             model.connection.attempt = retry.attempt
-        case .subscribed(let name):
+        case .subscribed(let name, let continuity):
             let i = ensureChannel(name, &model)
             model.channels[i].status = .subscribed
+            model.channels[i].continuity = continuity
         case .subscriptionError(let name, let failure):
             let i = ensureChannel(name, &model)
             model.channels[i].status = .failed(failure)
@@ -60,7 +61,10 @@ extension Inspector {
             model.channels[i].members = []
             model.channels[i].myId = nil
         case .event(let e):
-            if let i = model.channelIndex(e.channel) { model.channels[i].events += 1 }
+            if let i = model.channelIndex(e.channel) {
+                model.channels[i].events += 1
+                if let offset = e.offset { model.channels[i].lastOffset = offset }
+            }
         case .membersSnapshot(let name, let members, let myId):
             let i = ensureChannel(name, &model)
             model.channels[i].members = members.sorted { $0.id < $1.id }

@@ -14,6 +14,9 @@ public enum LogText {
         case .event(let e): return e.event
         case .stateChanged: return "◆ state"
         case .retryScheduled: return "◆ retry"
+        case .subscribed(_, let c?) where c.outcome == .recovered: return "↻ resumed"
+        case .subscribed(_, let c?) where c.outcome == .missed: return "✗ gap"
+        case .subscribed(_, let c?) where c.outcome == .unknown && !c.notSupported: return "? resumed"
         case .subscribed: return "◆ subscribed"
         case .subscriptionError: return "✗ sub error"
         case .membersSnapshot: return "◆ members"
@@ -49,7 +52,9 @@ public enum LogText {
             var s = RetryText.label(attempt: r.attempt, delay: r.delay.seconds)
             if let cause = r.cause { s += " · \(cause.text)" }
             return s
-        case .subscribed: return "subscription succeeded"
+        case .subscribed(_, let continuity):
+            // A gap or a recovery is said where it happened; nothing on fresh or Pusher subscriptions.
+            return continuity.flatMap(ContinuityText.marker) ?? "subscription succeeded"
         case .subscriptionError(_, let f):
             var s = f.type
             if let st = f.status { s += " \(st)" }
@@ -104,6 +109,8 @@ public enum LogText {
             default: return .warn
             }
         case .retryScheduled: return .warn
+        case .subscribed(_, let c?) where c.outcome == .missed || (c.outcome == .unknown && !c.notSupported):
+            return .warn
         case .subscribed, .membersSnapshot, .memberAdded, .memberRemoved, .connectionCount, .signinSucceeded: return .info
         case .subscriptionError, .signinFailed, .error, .commandError: return .bad
         case .sent: return .sent

@@ -1,5 +1,5 @@
 // The Channels pane: each channel with kind (encrypted ones marked), status, events received,
-// events that did not decrypt and member count.
+// events that did not decrypt, member count, and the stream's last offset and continuity.
 
 import BirdWire
 
@@ -83,17 +83,24 @@ extension Inspector {
             errorLine = "✗ \(ch.decryptionFailures) not decrypted"
                 + (ch.lastDecryptionProblem.map { ", last: " + Redaction.scrub($0) } ?? "")
             rows -= 1
+        } else if let ch = model.currentChannel, let detail = ContinuityText.detail(ch.continuity), rows >= 3 {
+            errorLine = detail
+            rows -= 1
         }
         let first = max(0, min(model.selectedChannel - rows + 1, model.channels.count - rows))
         for (row, index) in (first..<min(model.channels.count, first + rows)).enumerated() {
             let ch = model.channels[index]
             let y = inner.y + row
             let selected = index == model.selectedChannel
-            let (status, role) = statusText(ch, model, wide: wide)
+            let stream = ContinuityText.stream(offset: ch.lastOffset, ch.continuity, wide: wide)
+            // With a stream column the status is its symbol alone, so both fit the half row.
+            let (status, role) = statusText(ch, model, wide: wide && stream == nil)
             var counts = inner.width >= 30 ? "\(ch.events) ev" : "\(ch.events)"
             if wide, ch.sent > 0 { counts += " (\(ch.sent) sent)" }
             // Events that did not decrypt (the selected channel's last row says why).
             if ch.decryptionFailures > 0 { counts += (wide ? " · " : " ") + "✗\(ch.decryptionFailures)" }
+            // The stream before the counts that matter less, so a narrow half row keeps it.
+            if let stream { counts += (wide ? " · " : " ") + stream }
             if wide, ch.kind == .presence { counts += " · \(ch.members.count) mem" }
             if wide, let n = ch.connectionCount { counts += " · \(n) conn" }
             let right = "\(status) \(counts)"

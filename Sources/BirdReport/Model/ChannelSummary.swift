@@ -20,7 +20,8 @@ public struct ChannelSummary: Sendable, Equatable {
     /// Events received per bucket of ``SessionSummary/bucketMs``.
     public var buckets: [Int]
     /// Stretches after the first subscription when the channel was not subscribed (events sent
-    /// then were not received: no event is replayed after a gap).
+    /// then were not received, unless the subscription that ended the gap recovered them: Bird
+    /// dialect continuity, ``Gap/continuity``).
     public var gaps: [Gap]
     /// The longest time between two events received while subscribed (ms), when it had two.
     public var longestQuietMs: Double?
@@ -82,14 +83,33 @@ public struct Gap: Sendable, Equatable {
     public var endMs: Double
     /// Whether the recording ended before the gap did.
     public var open: Bool
+    /// What the subscription that ended it said about continuity (Bird dialect: `recovered`,
+    /// `missed`, `unknown`, `fresh`); nil when nothing was recorded.
+    public var continuity: String?
+    /// The events missed, as that subscription counted them (0 when recovered).
+    public var missed: Int?
 
     /// A gap.
-    public init(startMs: Double, endMs: Double, open: Bool = false) {
+    public init(startMs: Double, endMs: Double, open: Bool = false, continuity: String? = nil, missed: Int? = nil) {
         self.startMs = startMs
         self.endMs = endMs
         self.open = open
+        self.continuity = continuity
+        self.missed = missed
     }
 
     /// Its length.
     public var durationMs: Double { endMs - startMs }
+
+    /// What was lost, in words: `nothing missed (replayed)`, `37 events missed`, `events may have
+    /// been missed`; nil for an open gap or when nothing was recorded about it.
+    public var lossText: String? {
+        guard !open else { return nil }
+        switch continuity {
+        case "recovered": return "nothing missed (replayed)"
+        case "missed": return missed.map { ReportFormat.count($0, "event") + " missed" } ?? "events missed"
+        case "unknown": return "events may have been missed"
+        default: return nil
+        }
+    }
 }

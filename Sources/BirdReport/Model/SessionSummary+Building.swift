@@ -205,7 +205,9 @@ struct SummaryBuilder {
         case "subscribed":
             progress[i].summary.subscribedAtMs.append(now)
             if let start = progress[i].gapStart {
-                progress[i].summary.gaps.append(Gap(startMs: start, endMs: now))
+                progress[i].summary.gaps.append(
+                    Gap(startMs: start, endMs: now, continuity: line.string("continuity"),
+                        missed: line.int("missed").flatMap { $0 >= 0 ? $0 : nil }))
                 progress[i].gapStart = nil
             }
             progress[i].subscribed = true

@@ -127,7 +127,7 @@ public enum HTMLReport {
             if !channel.gaps.isEmpty {
                 out += "<p class=\"facts\">Not subscribed: "
                 let shown = channel.gaps.prefix(20).map { gap in
-                    "\(ReportFormat.offset(gap.startMs)) – \(ReportFormat.offset(gap.endMs)) (\(ReportFormat.duration(gap.durationMs))\(gap.open ? ", until the end" : ""))"
+                    "\(ReportFormat.offset(gap.startMs)) – \(ReportFormat.offset(gap.endMs)) (\(ReportFormat.duration(gap.durationMs))\(gap.open ? ", until the end" : "")\(gap.lossText.map { ", " + $0 } ?? ""))"
                 }
                 out += HTML.escape(shown.joined(separator: "; "))
                 if channel.gaps.count > 20 { out += " … and \(channel.gaps.count - 20) more" }

@@ -18,9 +18,12 @@ enum Fixture {
     }
 
     /// The target `bird-inspect doctor --sandbox` builds for `sandbox` (demo endpoints, secret known).
+    /// Unless the test sets one, the step time is 30 s: a step's "slow" warning starts at half of
+    /// it, and a loaded CI machine must not turn a healthy sandbox's auth answer into a warning.
     static func target(_ sandbox: Sandbox, _ options: DoctorOptions = DoctorOptions()) -> DoctorTarget {
         let endpoints = sandbox.endpoints
         var o = options
+        if o.timeoutSeconds == DoctorOptions.defaultTimeoutSeconds { o.timeoutSeconds = 30 }
         o.dialect = sandbox.configuration.dialect
         return o.sandboxTarget(
             host: endpoints.host, port: endpoints.port, appKey: endpoints.appKey, authEndpoint: endpoints.authEndpoint,
