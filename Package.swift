@@ -82,13 +82,17 @@ let package = Package(
         // (the monitor alone, and a real client against an embedded sandbox).
         .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime", "BirdSandbox"]),
 
-        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], exclude: ["Peers"]),
+        // Helpers shared by the test targets (raw sockets, throw-away certificates, Python peers,
+        // the built tools): one copy each, Foundation and Testing only.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),
         .testTarget(name: "BirdRecordingTests", dependencies: ["BirdRecording", "BirdWire"]),
         .testTarget(
             name: "BirdRealtimeTests",
             dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
-        .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket"]),
+        .testTarget(
+            name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket", "TestSupport"]),
         .testTarget(
             name: "BirdInspectorTests",
             dependencies: ["BirdInspector", "BirdRecording", "BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
