@@ -99,13 +99,13 @@ let package = Package(
         .testTarget(name: "BirdLoadGenTests", dependencies: ["BirdLoadGen", "BirdWire"]),
         .testTarget(
             name: "BirdDoctorTests",
-            dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket"]),
+            dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket", "TestSupport"]),
         .testTarget(
             name: "BirdReportTests", dependencies: ["BirdReport", "BirdRecording", "BirdSandbox", "BirdWire"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket"]),
+            dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import BirdRealtime
 import BirdSandbox
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/PROTOCOL.md § Reconnection over real loopback sockets: what the client does after each way a socket ends.
 /// Immediate retry and backoff are told apart by the state sequence and the `connecting_in`
@@ -186,7 +187,7 @@ extension Integration {
 
         @Test("a TLS failure (self-signed CA the client does not trust) takes the backoff path")
         func tlsFailure() async throws {
-            let certificates = try Certificates.make(dnsName: "localhost")
+            let certificates = try TestCertificates.make(dnsName: "localhost")
             defer { certificates.remove() }
             let sandbox = try SandboxFixture { c in
                 c.tlsCertificateFile = certificates.certificateFile

@@ -3,6 +3,7 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/PROTOCOL.md § Transport security and the secrets rule: no downgrade to plain text off loopback, TLS checks
 /// never skipped, secrets never in logs, the wire tap or errors.
@@ -61,9 +62,9 @@ extension Integration {
 
         @Test("TLS with an unknown CA or for the wrong host refuses to connect", arguments: TLSCase.allCases)
         func tlsRefused(tlsCase: TLSCase) async throws {
-            let served = try Certificates.make(dnsName: tlsCase == .wrongHost ? "not-this-host.example" : "localhost")
+            let served = try TestCertificates.make(dnsName: tlsCase == .wrongHost ? "not-this-host.example" : "localhost")
             defer { served.remove() }
-            let other = try Certificates.make(dnsName: "localhost")
+            let other = try TestCertificates.make(dnsName: "localhost")
             defer { other.remove() }
             let sandbox = try SandboxFixture { c in
                 c.tlsCertificateFile = served.certificateFile
@@ -93,7 +94,7 @@ extension Integration {
 
         @Test("TLS with the right CA and host connects and authorizes over https (control)")
         func tlsAccepted() async throws {
-            let served = try Certificates.make(dnsName: "localhost")
+            let served = try TestCertificates.make(dnsName: "localhost")
             defer { served.remove() }
             let sandbox = try SandboxFixture { c in
                 c.tlsCertificateFile = served.certificateFile
