@@ -86,11 +86,11 @@ let package = Package(
         // the built tools): one copy each, Foundation and Testing only.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TestSupport"], exclude: ["Peers"]),
-        .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),
+        .testTarget(name: "BirdWireTests", dependencies: ["BirdWire", "TestSupport"]),
         .testTarget(name: "BirdRecordingTests", dependencies: ["BirdRecording", "BirdWire"]),
         .testTarget(
             name: "BirdRealtimeTests",
-            dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
+            dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire", "TestSupport"]),
         .testTarget(
             name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket", "TestSupport"]),
         .testTarget(
@@ -101,7 +101,7 @@ let package = Package(
             name: "BirdDoctorTests",
             dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket", "TestSupport"]),
         .testTarget(
-            name: "BirdReportTests", dependencies: ["BirdReport", "BirdRecording", "BirdSandbox", "BirdWire"],
+            name: "BirdReportTests", dependencies: ["BirdReport", "BirdRecording", "BirdSandbox", "BirdWire", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",

@@ -1,6 +1,7 @@
 import BirdRealtime
 import Foundation
 import Testing
+import TestSupport
 
 /// Socket reads that bring many messages are handled as one batch by the client and reach the
 /// delivery queue in one hop: the order of events, errors and wire-tap entries must not change.
@@ -43,10 +44,7 @@ struct BatchDeliveryTests {
 
     @Test("events, errors and wire taps of one burst arrive in wire order on the delivery queue", .timeLimit(.minutes(1)))
     func burstOrder() async throws {
-        guard let python = WebSocketTransportTests.python() else {
-            Issue.record("Python venv missing: run Scripts/bootstrap (or set BIRD_PYTHON)")
-            return
-        }
+        guard let python = PythonPeer.interpreter() else { return }
         let peer = try PythonEdge(python: python, script: Self.edgeScript)
         defer { peer.stop() }
         let port = try #require(peer.port)

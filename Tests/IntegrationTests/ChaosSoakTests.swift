@@ -3,6 +3,7 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// The chaos soak of issue 6: 200 channels, 100 faults in a seeded random order, then a full
 /// audit — subscriptions on the sandbox, handlers, re-authorization per connection id, rosters,

@@ -3,6 +3,7 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 import WebSocket
 
 /// End-to-end encrypted channels, live: our client and the sandbox over loopback, with events

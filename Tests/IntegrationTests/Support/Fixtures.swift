@@ -3,6 +3,7 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// Every suite of this target nests in this one, so the whole target runs one test at a time:
 /// the tests use real sockets, real time and process-wide counts (file descriptors, threads).

@@ -97,19 +97,3 @@ final class Recorder: @unchecked Sendable {
         }
     }
 }
-
-/// A value behind a lock, for state shared with callbacks.
-final class Box<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var snapshot: Value { withLock { $0 } }
-}

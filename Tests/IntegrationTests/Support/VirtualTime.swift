@@ -1,5 +1,6 @@
 import BirdRealtime
 import Foundation
+import TestSupport
 
 // The IntegrationTests target does not depend on BirdRealtimeTestSupport (Package.swift), so the
 // deliberate-disconnect test uses these small stand-ins for its ManualClock and ScriptedTransport,
