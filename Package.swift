@@ -105,7 +105,9 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket", "TestSupport"]),
+            dependencies: [
+                "BirdRealtime", "BirdRealtimeTestSupport", "BirdSandbox", "BirdWire", "WebSocket", "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

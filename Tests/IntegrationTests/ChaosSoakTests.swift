@@ -1,4 +1,5 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import BirdWire
 import Foundation
@@ -218,7 +219,7 @@ struct Soak {
     /// every channel that can be subscribed is — on the client and on the sandbox — then checks
     /// delivery on a sample of channels.
     mutating func recover(
-        after previous: String?, authWorks: Bool, mark: Recorder.Mark, expectNew: Bool = true, label: String = "start"
+        after previous: String?, authWorks: Bool, mark: ClientRecorder.Mark, expectNew: Bool = true, label: String = "start"
     ) async -> Bool {
         let expected = authWorks ? Tests.all : Tests.publicChannels
         var current: String?
@@ -256,7 +257,7 @@ struct Soak {
         if authWorks {
             recoveredIds.append(id)
             // The steady watcher is disturbed only by restarts; it recovers too.
-            var watcherMark = Recorder.Mark()
+            var watcherMark = ClientRecorder.Mark()
             let watcherOK = await eventually("\(tag) \(label): the watcher recovered") {
                 if let wid = watcher.bird.connectionId, watcher.state == .connected,
                    watcher.recorder.events("bird:subscription_error", since: watcherMark).contains(where: {

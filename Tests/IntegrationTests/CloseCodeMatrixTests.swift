@@ -1,4 +1,5 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import Foundation
 import Testing
@@ -100,8 +101,8 @@ extension Integration {
                 var options = BirdRealtime.Options(appKey: "k", host: "example.com", allowInsecure: true,
                                                    deliveryQueue: delivery)
                 options.logHandler = nil
-                let bird = BirdRealtime(options: options, environment: ScriptedSockets().environment(clock: VirtualClock()))
-                let recorder = Recorder()
+                let bird = BirdRealtime(options: options, environment: ScriptedTransport().environment(clock: ManualClock()))
+                let recorder = ClientRecorder()
                 recorder.attach(to: bird)
                 await bird.settle()
                 let changes = recorder.changes

@@ -1,4 +1,5 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import BirdWire
 import Foundation
@@ -60,7 +61,7 @@ extension Integration {
             return (client, id)
         }
 
-        static func decryptionErrors(_ client: ClientFixture, since mark: Recorder.Mark = .init()) -> [RealtimeError] {
+        static func decryptionErrors(_ client: ClientFixture, since mark: ClientRecorder.Mark = .init()) -> [RealtimeError] {
             client.recorder.errors(since: mark).filter { $0.kind == .decryption }
         }
 

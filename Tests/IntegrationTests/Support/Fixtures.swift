@@ -1,4 +1,5 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import BirdWire
 import Foundation
@@ -48,7 +49,7 @@ final class SandboxFixture: @unchecked Sendable {
 /// One client against a sandbox, with everything it reports recorded.
 final class ClientFixture: @unchecked Sendable {
     let bird: BirdRealtime
-    let recorder = Recorder()
+    let recorder = ClientRecorder()
     let delivery: DispatchQueue
     let authLog: AuthLog
 
