@@ -92,7 +92,8 @@ let package = Package(
             name: "BirdRealtimeTests",
             dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire", "TestSupport"]),
         .testTarget(
-            name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket", "TestSupport"]),
+            name: "BirdSandboxTests",
+            dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket", "TestSupport"]),
         .testTarget(
             name: "BirdInspectorTests",
             dependencies: ["BirdInspector", "BirdRecording", "BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
@@ -101,7 +102,8 @@ let package = Package(
             name: "BirdDoctorTests",
             dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket", "TestSupport"]),
         .testTarget(
-            name: "BirdReportTests", dependencies: ["BirdReport", "BirdRecording", "BirdSandbox", "BirdWire", "TestSupport"],
+            name: "BirdReportTests",
+            dependencies: ["BirdReport", "BirdRecording", "BirdSandbox", "BirdWire", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",

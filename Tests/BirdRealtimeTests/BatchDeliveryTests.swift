@@ -34,13 +34,7 @@ struct BatchDeliveryTests {
                         head = bytes([0x81, n]) if n < 126 else bytes([0x81, 126, n >> 8, n & 0xFF])
                         frames.append(head + data)
                     ws.transport.write(b"".join(frames))
-        async def main():
-            async with websockets.serve(handler, "127.0.0.1", 0) as server:
-                port = server.sockets[0].getsockname()[1]
-                print(f"PORT {port}", flush=True)
-                await asyncio.sleep(30)
-        asyncio.run(main())
-        """#
+        """# + "\n" + PythonEdge.serveHandler
 
     @Test("events, errors and wire taps of one burst arrive in wire order on the delivery queue", .timeLimit(.minutes(1)))
     func burstOrder() async throws {

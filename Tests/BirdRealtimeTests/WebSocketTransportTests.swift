@@ -25,13 +25,7 @@ struct WebSocketTransportTests {
                     if n == 1:
                         await asyncio.sleep(0.1)
                         await ws.close(4200, "edge restarting")
-        async def main():
-            async with websockets.serve(handler, "127.0.0.1", 0) as server:
-                port = server.sockets[0].getsockname()[1]
-                print(f"PORT {port}", flush=True)
-                await asyncio.sleep(30)
-        asyncio.run(main())
-        """#
+        """# + "\n" + PythonEdge.serveHandler
 
     @Test("connects, subscribes, receives, reconnects at once after 4200, disconnects", .timeLimit(.minutes(1)))
     func roundTrip() async throws {

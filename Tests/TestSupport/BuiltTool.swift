@@ -37,20 +37,10 @@ public enum BuiltTool {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes to the end (the process cannot block on a full pipe), then reap it.
-        let errData = Box(Data())
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            errData.withLock { $0 = data }
-            group.leave()
-        }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        let (stdout, stderr) = PipeDrain.readToEnd(stdout: out, stderr: err)
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: errData.snapshot, as: UTF8.self))
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

@@ -26,6 +26,17 @@ public final class PythonEdge {
         port = Self.readLine(output.fileHandleForReading).flatMap { Int($0.dropFirst("PORT ".count)) }
     }
 
+    /// The end of an edge script: serves its `handler(ws)` with `websockets` on a free loopback
+    /// port, prints `PORT n`, and exits after 30 s. Append it to a script that defines `handler`.
+    public static let serveHandler = #"""
+        async def main():
+            async with websockets.serve(handler, "127.0.0.1", 0) as server:
+                port = server.sockets[0].getsockname()[1]
+                print(f"PORT {port}", flush=True)
+                await asyncio.sleep(30)
+        asyncio.run(main())
+        """#
+
     /// Kills the process and removes the script.
     public func stop() {
         kill(process.processIdentifier, SIGKILL)

@@ -46,18 +46,9 @@ public enum PythonPeer {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
         let (out, err): (Data, Data) = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                let errData = Box(Data())
-                let group = DispatchGroup()
-                group.enter()
-                DispatchQueue.global().async {
-                    let data = stderr.fileHandleForReading.readDataToEndOfFile()
-                    errData.withLock { $0 = data }
-                    group.leave()
-                }
-                let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
+                let output = PipeDrain.readToEnd(stdout: stdout, stderr: stderr)
                 process.waitUntilExit()
-                continuation.resume(returning: (outData, errData.snapshot))
+                continuation.resume(returning: output)
             }
         }
         watchdog.cancel()
