@@ -82,26 +82,34 @@ let package = Package(
         // (the monitor alone, and a real client against an embedded sandbox).
         .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime", "BirdSandbox"]),
 
-        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket"], exclude: ["Peers"]),
-        .testTarget(name: "BirdWireTests", dependencies: ["BirdWire"]),
+        // Helpers shared by the test targets (raw sockets, throw-away certificates, Python peers,
+        // the built tools): one copy each, Foundation and Testing only.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TestSupport"], exclude: ["Peers"]),
+        .testTarget(name: "BirdWireTests", dependencies: ["BirdWire", "TestSupport"]),
         .testTarget(name: "BirdRecordingTests", dependencies: ["BirdRecording", "BirdWire"]),
         .testTarget(
             name: "BirdRealtimeTests",
-            dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
-        .testTarget(name: "BirdSandboxTests", dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket"]),
+            dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire", "TestSupport"]),
+        .testTarget(
+            name: "BirdSandboxTests",
+            dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket", "TestSupport"]),
         .testTarget(
             name: "BirdInspectorTests",
             dependencies: ["BirdInspector", "BirdRecording", "BirdRealtime", "BirdRealtimeTestSupport", "BirdWire"]),
         .testTarget(name: "BirdLoadGenTests", dependencies: ["BirdLoadGen", "BirdWire"]),
         .testTarget(
             name: "BirdDoctorTests",
-            dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket"]),
+            dependencies: ["BirdDoctor", "BirdDoctorRunner", "BirdSandbox", "BirdWire", "WebSocket", "TestSupport"]),
         .testTarget(
-            name: "BirdReportTests", dependencies: ["BirdReport", "BirdRecording", "BirdSandbox", "BirdWire"],
+            name: "BirdReportTests",
+            dependencies: ["BirdReport", "BirdRecording", "BirdSandbox", "BirdWire", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BirdRealtime", "BirdSandbox", "BirdWire", "WebSocket"]),
+            dependencies: [
+                "BirdRealtime", "BirdRealtimeTestSupport", "BirdSandbox", "BirdWire", "WebSocket", "TestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

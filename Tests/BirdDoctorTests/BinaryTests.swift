@@ -1,44 +1,12 @@
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// The real `bird-inspect doctor` binary, end to end: exit codes, one JSON document, no secret.
 @Suite struct BinaryTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let exe =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let tool = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("bird-inspect").path
-        guard FileManager.default.isExecutableFile(atPath: tool) else {
-            throw ToolMissing(description: "\(tool) is missing: build the package (swift build --build-tests) first")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["doctor"] + arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("BIRD_") }
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes to the end (the process cannot block on a full pipe), then reap it.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    struct ToolMissing: Error, CustomStringConvertible {
-        var description: String
+    private func run(_ arguments: [String], environment: [String: String] = [:]) throws -> BuiltTool.Run {
+        try BuiltTool.run("bird-inspect", ["doctor"] + arguments, environment: environment)
     }
 
     @Test func sandboxRunPassesAsJSONWithoutSecrets() throws {

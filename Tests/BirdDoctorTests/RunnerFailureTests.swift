@@ -4,6 +4,7 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -41,14 +42,14 @@ import Testing
     // MARK: TLS
 
     @Test func anUnknownCAPointsAtCAFile() async throws {
-        let certificates = try DoctorCertificates.make()
+        let certificates = try TestCertificates.make()
         defer { certificates.remove() }
         let sandbox = try Fixture.sandbox(certificates: certificates)
         defer { sandbox.stop(grace: 0) }
         let report = await Fixture.run(Fixture.tlsTarget(sandbox, caFile: nil))
         let step = try #require(report.expectFailure(at: .tls))
         #expect(step.detail("verify") == "unable to get local issuer certificate")
-        #expect(step.summary.contains("signed by `CN=Bird Doctor Test CA`, which this machine does not trust"))
+        #expect(step.summary.contains("signed by `CN=Bird Test CA`, which this machine does not trust"))
         #expect(step.hint == "pass the CA that signed it with --ca-file ca.pem (PEM)")
         #expect(step.detail("subject") == "CN=localhost")
         #expect(step.detail("sans") == ["localhost"])
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func withTheCAFileEveryLayerPassesOverTLS() async throws {
-        let certificates = try DoctorCertificates.make()
+        let certificates = try TestCertificates.make()
         defer { certificates.remove() }
         let sandbox = try Fixture.sandbox(certificates: certificates)
         defer { sandbox.stop(grace: 0) }
@@ -65,12 +66,12 @@ import Testing
         let tls = try #require(report.step(.tls))
         #expect(tls.status == .warn)  // two days left: the expiry warning
         #expect(tls.detail("days_left") == 1 || tls.detail("days_left") == 2)
-        #expect(tls.detail("issuer") == "CN=Bird Doctor Test CA")
+        #expect(tls.detail("issuer") == "CN=Bird Test CA")
         #expect(report.step(.auth)?.detail("hmac")?.stringValue?.hasPrefix("not checked") == true)
     }
 
     @Test func aCertificateForAnotherHostNamesBoth() async throws {
-        let certificates = try DoctorCertificates.make(dnsName: "a.example")
+        let certificates = try TestCertificates.make(dnsName: "a.example")
         defer { certificates.remove() }
         let sandbox = try Fixture.sandbox(certificates: certificates)
         defer { sandbox.stop(grace: 0) }
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func anExpiredCertificateSaysSo() async throws {
-        let certificates = try DoctorCertificates.make(expired: true)
+        let certificates = try TestCertificates.make(expired: true)
         defer { certificates.remove() }
         let sandbox = try Fixture.sandbox(certificates: certificates)
         defer { sandbox.stop(grace: 0) }
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func plainWebSocketToATLSPortSaysThePortExpectsTLS() async throws {
-        let certificates = try DoctorCertificates.make()
+        let certificates = try TestCertificates.make()
         defer { certificates.remove() }
         let sandbox = try Fixture.sandbox(certificates: certificates)
         defer { sandbox.stop(grace: 0) }

@@ -1,6 +1,7 @@
 import BirdRealtime
 import Foundation
 import Testing
+import TestSupport
 
 /// Socket reads that bring many messages are handled as one batch by the client and reach the
 /// delivery queue in one hop: the order of events, errors and wire-tap entries must not change.
@@ -33,20 +34,11 @@ struct BatchDeliveryTests {
                         head = bytes([0x81, n]) if n < 126 else bytes([0x81, 126, n >> 8, n & 0xFF])
                         frames.append(head + data)
                     ws.transport.write(b"".join(frames))
-        async def main():
-            async with websockets.serve(handler, "127.0.0.1", 0) as server:
-                port = server.sockets[0].getsockname()[1]
-                print(f"PORT {port}", flush=True)
-                await asyncio.sleep(30)
-        asyncio.run(main())
-        """#
+        """# + "\n" + PythonEdge.serveHandler
 
     @Test("events, errors and wire taps of one burst arrive in wire order on the delivery queue", .timeLimit(.minutes(1)))
     func burstOrder() async throws {
-        guard let python = WebSocketTransportTests.python() else {
-            Issue.record("Python venv missing: run Scripts/bootstrap (or set BIRD_PYTHON)")
-            return
-        }
+        guard let python = PythonPeer.interpreter() else { return }
         let peer = try PythonEdge(python: python, script: Self.edgeScript)
         defer { peer.stop() }
         let port = try #require(peer.port)

@@ -2,35 +2,7 @@ import BirdRealtime
 import BirdRealtimeTestSupport
 import Foundation
 import Testing
-
-/// Holds async callers until the test opens it (a provider that ignores cancellation).
-final class Gate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var isOpen = false
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if isOpen {
-                lock.unlock()
-                continuation.resume()
-                return
-            }
-            waiters.append(continuation)
-            lock.unlock()
-        }
-    }
-
-    func open() {
-        lock.lock()
-        isOpen = true
-        let waiting = waiters
-        waiters = []
-        lock.unlock()
-        for waiter in waiting { waiter.resume() }
-    }
-}
+import TestSupport
 
 struct DirectoryError: Error, CustomStringConvertible {
     var description: String { "directory answered 503" }

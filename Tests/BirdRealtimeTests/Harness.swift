@@ -3,54 +3,12 @@ import BirdRealtimeTestSupport
 import Foundation
 import Testing
 
-/// Collects everything a client reports, on its delivery queue.
-final class Recorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var _changes: [StateChange] = []
-    private var _retries: [RetrySchedule] = []
-    private var _errors: [RealtimeError] = []
-    private var _signinErrors: [String] = []
-    private var _events: [ChannelEvent] = []
-    private var _wire: [(WireDirection, String)] = []
-    private var _logs: [(LogLevel, String)] = []
-
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
-    func attach(to bird: BirdRealtime) {
-        bird.onStateChange { change in self.locked { self._changes.append(change) } }
-        bird.onRetryScheduled { schedule in self.locked { self._retries.append(schedule) } }
-        bird.onError { error in self.locked { self._errors.append(error) } }
-        bird.onSigninError { error in self.locked { self._signinErrors.append(error.message) } }
-        bird.onChannelEvent { event in self.locked { self._events.append(event) } }
-        bird.onWireMessage { direction, text in self.locked { self._wire.append((direction, text)) } }
-    }
-
-    func log(_ level: LogLevel, _ message: String) { locked { _logs.append((level, message)) } }
-
-    var changes: [StateChange] { locked { _changes } }
-    var states: [ConnectionState] { locked { _changes.map(\.current) } }
-    var retries: [RetrySchedule] { locked { _retries } }
-    var errors: [RealtimeError] { locked { _errors } }
-    var signinErrors: [String] { locked { _signinErrors } }
-    var events: [ChannelEvent] { locked { _events } }
-    var wire: [(WireDirection, String)] { locked { _wire } }
-    var logs: [(LogLevel, String)] { locked { _logs } }
-
-    func events(_ name: String, on channel: String? = nil) -> [ChannelEvent] {
-        events.filter { $0.name == name && (channel == nil || $0.channel == channel) }
-    }
-}
-
 /// A client on a scripted transport, a manual clock and scripted HTTP, with everything recorded.
 final class Harness: @unchecked Sendable {
     let clock = ManualClock()
     let transport = ScriptedTransport()
     let http: ScriptedHTTP
-    let recorder = Recorder()
+    let recorder = ClientRecorder()
     let delivery = DispatchQueue(label: "test.delivery")
     let bird: BirdRealtime
     let authorizedIds = TestBox<[String]>([])
@@ -76,8 +34,7 @@ final class Harness: @unchecked Sendable {
             return AuthResponse(auth: "k:sig-\(request.connectionId)", memberData: memberData)
         }
         options.random = SeededRandom.constant(1)
-        let recorder = self.recorder
-        options.logHandler = { level, message in recorder.log(level, message) }
+        options.logHandler = recorder.logHandler
         configure(&options)
         // Hold deliveries until the recorder is attached, so it sees the very first ones.
         delivery.suspend()

@@ -1,3 +1,4 @@
+import TestSupport
 #if os(Linux)
     import Foundation
     import Glibc
@@ -83,13 +84,8 @@
         }
 
         static func run(arguments: [String], deadline: TimeInterval = 50) throws -> (status: Int32, output: String) {
-            let exe =
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
-            let tool = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("bird-netcheck")
-                .path
-            guard FileManager.default.isExecutableFile(atPath: tool) else {
-                throw Failure(description: "\(tool) is missing: build the package (swift build --build-tests) first")
+            guard let tool = PackagePaths.builtTool("bird-netcheck") else {
+                throw Failure(description: "bird-netcheck is missing: build the package (swift build --build-tests) first")
             }
             guard let unshare else { throw Failure(description: "unshare is missing") }
             let process = Process()

@@ -114,7 +114,7 @@ struct SigninTests {
         second.serverClose(code: 4200)
         try await h.connect(id: "3.3")
         #expect(h.recorder.signinErrors.count == 1)
-        #expect(h.recorder.signinErrors.first?.contains("503") == true)
+        #expect(h.recorder.signinErrors.first?.message.contains("503") == true)
         #expect(h.recorder.errors.isEmpty)
         #expect(h.bird.connectionState == .connected)
     }

@@ -2,41 +2,12 @@ import BirdRecording
 import BirdReport
 import Foundation
 import Testing
+import TestSupport
 
 /// The real `bird-inspect report`, end to end: files, stdout, overwriting, exit codes.
 @Suite struct ReportBinaryTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    struct ToolMissing: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    private func run(_ arguments: [String]) throws -> Run {
-        let exe =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let tool = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("bird-inspect").path
-        guard FileManager.default.isExecutableFile(atPath: tool) else {
-            throw ToolMissing(description: "\(tool) is missing: build the package (swift build --build-tests) first")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["report"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("BIRD_") }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    private func run(_ arguments: [String]) throws -> BuiltTool.Run {
+        try BuiltTool.run("bird-inspect", ["report"] + arguments)
     }
 
     private func scratch() throws -> URL {

@@ -2,6 +2,7 @@ import BirdWire
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 import WebSocket
 
 @testable import BirdSandbox

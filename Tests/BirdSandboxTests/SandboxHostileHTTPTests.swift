@@ -1,6 +1,7 @@
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 import WebSocket
 
 @testable import BirdSandbox

@@ -1,6 +1,7 @@
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// The `bird-sandbox` executable as users run it: a real process, a real Python `websockets` peer.
 @Suite(.serialized) struct SandboxProcessTests {
@@ -21,7 +22,7 @@ import Testing
 
     @Test(arguments: [("SIGHUP", SIGHUP), ("SIGTERM", SIGTERM), ("SIGINT", SIGINT)])
     func aSignalClosesEveryConnectionWith4200AndExits0(name: String, signal: Int32) async throws {
-        guard let binary = ChildProcess.sandboxBinary(), let python = ChildProcess.python() else { return }
+        guard let binary = ChildProcess.sandboxBinary(), let python = PythonPeer.interpreter() else { return }
         let sandbox = try ChildProcess(binary, ["--port", "0", "--quiet"])
         defer { sandbox.kill() }
         let line = try #require(
@@ -112,26 +113,8 @@ final class ChildProcess: @unchecked Sendable {
     /// `bird-sandbox` from the same build as the tests (or the package's debug build); nil with
     /// a recorded issue when it was not built.
     static func sandboxBinary(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("bird-sandbox").path
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        for path in [beside, root.appendingPathComponent(".build/debug/bird-sandbox").path]
-        where FileManager.default.isExecutableFile(atPath: path) {
-            return path
-        }
+        if let path = PackagePaths.builtTool("bird-sandbox") { return path }
         Issue.record("bird-sandbox is not built: run swift build --build-tests first", sourceLocation: sourceLocation)
-        return nil
-    }
-
-    /// The Python with `websockets`: $BIRD_PYTHON or the package's .venv; nil with a recorded issue.
-    static func python(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        if let env = ProcessInfo.processInfo.environment["BIRD_PYTHON"], !env.isEmpty { return env }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let path = root.appendingPathComponent(".venv/bin/python").path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-        Issue.record("Python venv missing at \(path): run Scripts/bootstrap", sourceLocation: sourceLocation)
         return nil
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BirdWire
+import TestSupport
 
 /// Our encryption against the official `pusher` Python SDK and PyNaCl, live, on random inputs
 /// (the project's venv: `BIRD_PYTHON`, default `<root>/.venv/bin/python`; Scripts/bootstrap).
@@ -39,6 +40,11 @@ struct EncryptionInteropTests {
             print(json.dumps({"plaintext": base64.b64encode(opened).decode()}))
         """#
 
+    /// The JSON object a peer printed.
+    static func object(_ line: String?) -> [String: Any]? {
+        line.flatMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+
     @Test("the SDK seals random text under a random master key; we derive its key and open it", .timeLimit(.minutes(2)))
     func sdkSealsWeOpen() async throws {
         guard let python = PythonPeer.interpreter() else { return }
@@ -48,12 +54,13 @@ struct EncryptionInteropTests {
             let channel = "private-encrypted-" + RandomInput.channelSuffix()
             let plaintext = RandomInput.text(maxScalars: round == 0 ? 0 : 400)
             guard
-                let out = await PythonPeer.run(
-                    python, script: Self.peer,
-                    arguments: [
-                        "sdk-seal", Data(masterBytes).base64EncodedString(), channel,
-                        Data(plaintext.utf8).base64EncodedString(),
-                    ])
+                let out = Self.object(
+                    await PythonPeer.run(
+                        python, script: Self.peer,
+                        arguments: [
+                            "sdk-seal", Data(masterBytes).base64EncodedString(), channel,
+                            Data(plaintext.utf8).base64EncodedString(),
+                        ]))
             else { return }
             let sharedSecret = try #require(out["shared_secret"] as? String)
             let data = try #require(out["data"] as? String)
@@ -80,9 +87,10 @@ struct EncryptionInteropTests {
             let key = try EncryptionMasterKey(bytes: masterBytes).channelKey(for: channel)
             let payload = EncryptedPayload.seal(plaintext: plaintext, key: key)
             guard
-                let out = await PythonPeer.run(
-                    python, script: Self.peer,
-                    arguments: ["nacl-open", Data(masterBytes).base64EncodedString(), channel, payload.text])
+                let out = Self.object(
+                    await PythonPeer.run(
+                        python, script: Self.peer,
+                        arguments: ["nacl-open", Data(masterBytes).base64EncodedString(), channel, payload.text]))
             else { return }
             let opened = try #require(out["plaintext"] as? String)
             #expect(Data(base64Encoded: opened) == Data(plaintext.utf8), "plaintext \(plaintext.debugDescription)")
@@ -111,80 +119,5 @@ enum RandomInput {
             if let scalar = Unicode.Scalar(UInt32.random(in: range)) { scalars.append(scalar) }
         }
         return String(scalars)
-    }
-}
-
-/// Runs a Python script from the project's venv and reads its one JSON line.
-enum PythonPeer {
-    /// `BIRD_PYTHON`, else `<package root>/.venv/bin/python`; nil (with a recorded issue) when missing.
-    static func interpreter(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        if let env = ProcessInfo.processInfo.environment["BIRD_PYTHON"], !env.isEmpty { return env }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let path = root.appendingPathComponent(".venv/bin/python").path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-        Issue.record(
-            "Python venv missing at \(path): run Scripts/bootstrap (or set BIRD_PYTHON)", sourceLocation: sourceLocation
-        )
-        return nil
-    }
-
-    /// Runs `script` with `arguments`; the JSON object it printed last, or nil with a recorded
-    /// issue (it failed, printed no JSON, lacks a package, or outlived `seconds`).
-    static func run(
-        _ python: String, script: String, arguments: [String], seconds: Double = 60,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async -> [String: Any]? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONIOENCODING"] = "utf-8"
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        do {
-            try process.run()
-        } catch {
-            Issue.record("cannot run \(python): \(error)", sourceLocation: sourceLocation)
-            return nil
-        }
-        // The deadline: a peer still running after `seconds` is killed and reported.
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-        let (out, err): (Data, Data) = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let group = DispatchGroup()
-                nonisolated(unsafe) var errData = Data()
-                group.enter()
-                DispatchQueue.global().async {
-                    errData = stderr.fileHandleForReading.readDataToEndOfFile()
-                    group.leave()
-                }
-                let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
-                process.waitUntilExit()
-                continuation.resume(returning: (outData, errData))
-            }
-        }
-        watchdog.cancel()
-        let errText = String(decoding: err, as: UTF8.self).suffix(2000)
-        let line = String(decoding: out, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-        let json = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        if let missing = json?["missing"] as? String {
-            Issue.record(
-                "the venv at \(python) lacks the pusher SDK or pynacl (\(missing)): run Scripts/bootstrap",
-                sourceLocation: sourceLocation)
-            return nil
-        }
-        guard process.terminationReason == .exit, process.terminationStatus == 0, let json else {
-            Issue.record(
-                "python peer failed (\(process.terminationReason == .uncaughtSignal ? "killed after \(seconds) s" : "exit \(process.terminationStatus)")): \(errText)",
-                sourceLocation: sourceLocation)
-            return nil
-        }
-        return json
     }
 }

@@ -1,4 +1,5 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdWire
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 extension Integration {
     @Suite(.serialized) struct AuthorizationTests {
         /// The `bird:subscription_error` payloads delivered to `channel` since `mark`.
-        static func subscriptionErrors(_ recorder: Recorder, _ channel: String, since mark: Recorder.Mark = .init())
+        static func subscriptionErrors(_ recorder: ClientRecorder, _ channel: String, since mark: ClientRecorder.Mark = .init())
             -> [JSONValue]
         {
             recorder.events("bird:subscription_error", on: channel, since: mark).compactMap(\.data)

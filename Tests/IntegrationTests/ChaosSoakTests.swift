@@ -1,8 +1,10 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// The chaos soak of issue 6: 200 channels, 100 faults in a seeded random order, then a full
 /// audit — subscriptions on the sandbox, handlers, re-authorization per connection id, rosters,
@@ -217,7 +219,7 @@ struct Soak {
     /// every channel that can be subscribed is — on the client and on the sandbox — then checks
     /// delivery on a sample of channels.
     mutating func recover(
-        after previous: String?, authWorks: Bool, mark: Recorder.Mark, expectNew: Bool = true, label: String = "start"
+        after previous: String?, authWorks: Bool, mark: ClientRecorder.Mark, expectNew: Bool = true, label: String = "start"
     ) async -> Bool {
         let expected = authWorks ? Tests.all : Tests.publicChannels
         var current: String?
@@ -255,7 +257,7 @@ struct Soak {
         if authWorks {
             recoveredIds.append(id)
             // The steady watcher is disturbed only by restarts; it recovers too.
-            var watcherMark = Recorder.Mark()
+            var watcherMark = ClientRecorder.Mark()
             let watcherOK = await eventually("\(tag) \(label): the watcher recovered") {
                 if let wid = watcher.bird.connectionId, watcher.state == .connected,
                    watcher.recorder.events("bird:subscription_error", since: watcherMark).contains(where: {

@@ -1,7 +1,9 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/PROTOCOL.md § Reconnection over real loopback sockets: what the client does after each way a socket ends.
 /// Immediate retry and backoff are told apart by the state sequence and the `connecting_in`
@@ -99,8 +101,8 @@ extension Integration {
                 var options = BirdRealtime.Options(appKey: "k", host: "example.com", allowInsecure: true,
                                                    deliveryQueue: delivery)
                 options.logHandler = nil
-                let bird = BirdRealtime(options: options, environment: ScriptedSockets().environment(clock: VirtualClock()))
-                let recorder = Recorder()
+                let bird = BirdRealtime(options: options, environment: ScriptedTransport().environment(clock: ManualClock()))
+                let recorder = ClientRecorder()
                 recorder.attach(to: bird)
                 await bird.settle()
                 let changes = recorder.changes
@@ -186,7 +188,7 @@ extension Integration {
 
         @Test("a TLS failure (self-signed CA the client does not trust) takes the backoff path")
         func tlsFailure() async throws {
-            let certificates = try Certificates.make(dnsName: "localhost")
+            let certificates = try TestCertificates.make(dnsName: "localhost")
             defer { certificates.remove() }
             let sandbox = try SandboxFixture { c in
                 c.tlsCertificateFile = certificates.certificateFile

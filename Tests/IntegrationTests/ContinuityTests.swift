@@ -3,6 +3,7 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// Continuity against the real sandbox (docs/LIFECYCLE.md § Continuity, docs/PROTOCOL.md
 /// § Extensions): events published while the client is away are replayed once, in order; a

@@ -1,4 +1,5 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import Foundation
 import Testing
 
@@ -16,8 +17,8 @@ extension Integration {
         static let codes = [1000, 1006, 1011, 4000, 4009, 4100, 4200, 4201, 4999]
 
         struct Setup {
-            let clock = VirtualClock()
-            let sockets = ScriptedSockets()
+            let clock = ManualClock()
+            let sockets = ScriptedTransport()
             let client: ClientFixture
 
             init() async {
@@ -29,18 +30,21 @@ extension Integration {
                 await client.bird.settle()
             }
 
+            /// How many sockets the client opened (`connect()` called).
+            var opened: Int { sockets.connections.filter(\.connectCalled).count }
+
             /// Advances virtual time by 60 s in 1 s steps and returns how many sockets were opened meanwhile.
             func sixtySeconds() async -> Int {
-                let before = sockets.opened
+                let before = opened
                 for _ in 0..<60 {
                     clock.advance(by: .seconds(1))
                     await client.bird.settle()
                 }
-                return sockets.opened - before
+                return opened - before
             }
         }
 
-        static func close(_ socket: ScriptedSocket, code: Int) {
+        static func close(_ socket: ScriptedConnection, code: Int) {
             if code == 1006 { socket.networkFailure() } else { socket.serverClose(code: code, reason: "pending \(code)") }
         }
 
@@ -53,7 +57,7 @@ extension Integration {
                 Issue.record("the client opened no socket")
                 return
             }
-            first.handshake(id: "1.1")
+            first.handshake(connectionId: "1.1")
             await bird.settle()
             #expect(bird.connectionState == .connected)
 
@@ -75,9 +79,9 @@ extension Integration {
             #expect(setup.client.recorder.changes(since: mark).isEmpty)
             #expect(setup.client.recorder.retries(since: mark).isEmpty)
             #expect(bird.nextAttemptAt == nil)
-            #expect(setup.clock.pending == 0, "nothing is scheduled after disconnect()")
-            for socket in setup.sockets.all where socket.connectCalled {
-                #expect(socket.closedByClient || socket === first, "every socket opened was closed")
+            #expect(setup.clock.pendingCount == 0, "nothing is scheduled after disconnect()")
+            for socket in setup.sockets.connections where socket.connectCalled {
+                #expect(socket.isClosedByClient || socket === first, "every socket opened was closed")
             }
         }
 
@@ -86,7 +90,7 @@ extension Integration {
             // A ping is out; the pong timer would otherwise close with 4201 and reconnect at once.
             let setup = await Setup()
             let bird = setup.client.bird
-            setup.sockets.last?.handshake(id: "1.1")
+            setup.sockets.last?.handshake(connectionId: "1.1")
             await bird.settle()
             setup.clock.advance(by: .seconds(121))
             await bird.settle()
@@ -95,7 +99,7 @@ extension Integration {
             await bird.settle()
             #expect(await setup.sixtySeconds() == 0)
             #expect(bird.connectionState == .disconnected)
-            #expect(setup.clock.pending == 0)
+            #expect(setup.clock.pendingCount == 0)
 
             // Socket open, handshake not yet there; the edge then refuses with 4200.
             let second = await Setup()
@@ -106,7 +110,7 @@ extension Integration {
             second.sockets.last?.serverClose(code: 4200, reason: "edge restarting")
             #expect(await second.sixtySeconds() == 0)
             #expect(second.client.bird.connectionState == .disconnected)
-            #expect(second.clock.pending == 0)
+            #expect(second.clock.pendingCount == 0)
         }
     }
 }

@@ -1,8 +1,10 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 import WebSocket
 
 /// End-to-end encrypted channels, live: our client and the sandbox over loopback, with events
@@ -59,7 +61,7 @@ extension Integration {
             return (client, id)
         }
 
-        static func decryptionErrors(_ client: ClientFixture, since mark: Recorder.Mark = .init()) -> [RealtimeError] {
+        static func decryptionErrors(_ client: ClientFixture, since mark: ClientRecorder.Mark = .init()) -> [RealtimeError] {
             client.recorder.errors(since: mark).filter { $0.kind == .decryption }
         }
 

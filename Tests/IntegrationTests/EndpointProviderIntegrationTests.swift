@@ -1,36 +1,8 @@
 import BirdRealtime
 import Foundation
 import Testing
+import TestSupport
 import WebSocket
-
-/// Holds a provider until the test lets it go (a provider that ignores cancellation).
-final class ProviderGate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var isOpen = false
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if isOpen {
-                lock.unlock()
-                continuation.resume()
-                return
-            }
-            waiters.append(continuation)
-            lock.unlock()
-        }
-    }
-
-    func open() {
-        lock.lock()
-        isOpen = true
-        let waiting = waiters
-        waiters = []
-        lock.unlock()
-        for waiter in waiting { waiter.resume() }
-    }
-}
 
 /// Issue 15 item 3 against real sockets: an endpoint provider asked before every attempt, one
 /// that hangs, and handshake headers on the real upgrade request.
@@ -42,7 +14,7 @@ extension Integration {
         func hangingProvider() async throws {
             let sandbox = try SandboxFixture()
             defer { sandbox.stop() }
-            let gate = ProviderGate()
+            let gate = Gate()
             defer { gate.open() }
             let answering = Box(false)
             let asked = Box(0)

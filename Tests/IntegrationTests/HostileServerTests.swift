@@ -2,6 +2,7 @@ import BirdRealtime
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// A server that sends garbage (the sandbox's raw-frame injection): typed errors or documented
 /// handling, never a crash; RFC 6455 violations fail the connection with the right close code.

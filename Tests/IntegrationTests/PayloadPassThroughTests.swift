@@ -3,6 +3,7 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 import WebSocket
 
 /// Issue 12: a payload published as `{"id":9007199254740993,"b":1,"a":2}` arrived as

@@ -3,6 +3,7 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// `bird-sandbox --replay` end to end: a real client's reconnect sequence against a live sandbox
 /// is written as a docs/RECORDING.md transcript, then a sandbox in replay mode plays its server

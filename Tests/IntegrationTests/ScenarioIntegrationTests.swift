@@ -1,4 +1,5 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import BirdWire
 import Dispatch
@@ -168,7 +169,7 @@ struct ScenarioRun {
     /// The connection id before the scenario.
     let first: String
     /// The recorder's position when the scenario started.
-    let mark: Recorder.Mark
+    let mark: ClientRecorder.Mark
     let scenario: ScaledScenario
 
     static func start(_ name: String, member: String? = nil, channels: [String] = ["news"]) async throws

@@ -1,8 +1,10 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/PROTOCOL.md § Transport security and the secrets rule: no downgrade to plain text off loopback, TLS checks
 /// never skipped, secrets never in logs, the wire tap or errors.
@@ -11,22 +13,22 @@ extension Integration {
         @Test("allowInsecure is refused for a host that is not loopback; no socket is opened",
               arguments: ["example.com", "10.0.0.1", "192.168.1.20", "localhost.example.com", "127.0.0.1.nip.io", "::2"])
         func allowInsecureRemote(host: String) async throws {
-            let sockets = ScriptedSockets()
-            let client = ClientFixture(sandbox: nil, environment: sockets.environment(clock: VirtualClock())) { o in
+            let sockets = ScriptedTransport()
+            let client = ClientFixture(sandbox: nil, environment: sockets.environment(clock: ManualClock())) { o in
                 o.host = host
                 o.port = 80
                 o.allowInsecure = true
             }
             await eventually("failed") { client.state == .failed }
             await client.bird.settle()
-            #expect(sockets.all.isEmpty, "no socket for \(host)")
+            #expect(sockets.connections.isEmpty, "no socket for \(host)")
             // connect() does not get around it, and reports the configuration error again.
             // (The first report, made before observers could be registered, is covered by
             // CloseCodeMatrixTests' test of docs/PROTOCOL.md § States.)
             let mark = client.recorder.mark
             client.bird.connect()
             await client.bird.settle()
-            #expect(sockets.all.isEmpty)
+            #expect(sockets.connections.isEmpty)
             #expect(client.state == .failed)
             let errors = client.recorder.errors(since: mark)
             #expect(errors.map(\.kind) == [.configuration])
@@ -36,15 +38,15 @@ extension Integration {
         @Test("a plain http:// auth endpoint is refused unless it is loopback with allowInsecure; nothing is sent")
         func plainHTTPAuthEndpoint() async throws {
             for (endpoint, insecure) in [("http://auth.example.com/auth", true), ("http://127.0.0.1:9/auth", false)] {
-                let sockets = ScriptedSockets()
-                let client = ClientFixture(sandbox: nil, environment: sockets.environment(clock: VirtualClock())) { o in
+                let sockets = ScriptedTransport()
+                let client = ClientFixture(sandbox: nil, environment: sockets.environment(clock: ManualClock())) { o in
                     o.authEndpoint = URL(string: endpoint)
                     o.allowInsecure = insecure
                     o.host = insecure ? "127.0.0.1" : "edge.example.com"
                 }
                 client.bird.subscribe("private-secure")
                 await client.bird.settle()
-                sockets.last?.handshake(id: "1.1")
+                sockets.last?.handshake(connectionId: "1.1")
                 await eventually("subscription_error for \(endpoint)") {
                     !client.recorder.events("bird:subscription_error", on: "private-secure").isEmpty
                 }
@@ -61,9 +63,9 @@ extension Integration {
 
         @Test("TLS with an unknown CA or for the wrong host refuses to connect", arguments: TLSCase.allCases)
         func tlsRefused(tlsCase: TLSCase) async throws {
-            let served = try Certificates.make(dnsName: tlsCase == .wrongHost ? "not-this-host.example" : "localhost")
+            let served = try TestCertificates.make(dnsName: tlsCase == .wrongHost ? "not-this-host.example" : "localhost")
             defer { served.remove() }
-            let other = try Certificates.make(dnsName: "localhost")
+            let other = try TestCertificates.make(dnsName: "localhost")
             defer { other.remove() }
             let sandbox = try SandboxFixture { c in
                 c.tlsCertificateFile = served.certificateFile
@@ -93,7 +95,7 @@ extension Integration {
 
         @Test("TLS with the right CA and host connects and authorizes over https (control)")
         func tlsAccepted() async throws {
-            let served = try Certificates.make(dnsName: "localhost")
+            let served = try TestCertificates.make(dnsName: "localhost")
             defer { served.remove() }
             let sandbox = try SandboxFixture { c in
                 c.tlsCertificateFile = served.certificateFile

@@ -2,6 +2,7 @@ import BirdRealtime
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/PROTOCOL.md § Sign-in (sign-in across reconnects) against the sandbox's member endpoint.
 extension Integration {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebSocket
 
 /// `ConnectionProbe`, layer by layer against our own server: what each step reports, and that

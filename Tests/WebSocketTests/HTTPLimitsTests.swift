@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebSocket
 
 /// The server's HTTP side under hostile peers: heads, bodies, connections and unread responses

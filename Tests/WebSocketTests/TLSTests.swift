@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebSocket
 
 /// TLS: verification against the system store and an extra CA file, hostname checks, our TLS

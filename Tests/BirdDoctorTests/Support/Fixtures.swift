@@ -4,11 +4,12 @@ import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// Sandboxes and targets for runner tests.
 enum Fixture {
     /// A started sandbox on a free loopback port (TLS with `certificates`).
-    static func sandbox(dialect: Dialect = .bird, certificates: DoctorCertificates? = nil) throws -> Sandbox {
+    static func sandbox(dialect: Dialect = .bird, certificates: TestCertificates? = nil) throws -> Sandbox {
         let sandbox = try Sandbox(
             configuration: SandboxConfiguration(
                 host: "127.0.0.1", port: 0, dialect: dialect, tlsCertificateFile: certificates?.certificateFile,

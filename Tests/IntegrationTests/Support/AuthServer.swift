@@ -1,5 +1,6 @@
 import BirdWire
 import Foundation
+import TestSupport
 import WebSocket
 
 /// A small channel auth endpoint (the WebSocket module's server answering plain HTTP) that can

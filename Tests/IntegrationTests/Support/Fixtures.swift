@@ -1,8 +1,10 @@
 import BirdRealtime
+import BirdRealtimeTestSupport
 import BirdSandbox
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 /// Every suite of this target nests in this one, so the whole target runs one test at a time:
 /// the tests use real sockets, real time and process-wide counts (file descriptors, threads).
@@ -47,7 +49,7 @@ final class SandboxFixture: @unchecked Sendable {
 /// One client against a sandbox, with everything it reports recorded.
 final class ClientFixture: @unchecked Sendable {
     let bird: BirdRealtime
-    let recorder = Recorder()
+    let recorder = ClientRecorder()
     let delivery: DispatchQueue
     let authLog: AuthLog
 

@@ -1,23 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Paths and processes for the Python peers (websockets from the project's .venv).
 enum Peers {
-    /// The package root, derived from this file's path.
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let scriptsDirectory = packageRoot.appendingPathComponent("Tests/WebSocketTests/Peers")
-
-    /// The Python interpreter: $BIRD_PYTHON or `<root>/.venv/bin/python`; nil (with a recorded
-    /// issue) when missing.
-    static func python(sourceLocation: SourceLocation = #_sourceLocation) -> String? {
-        if let env = ProcessInfo.processInfo.environment["BIRD_PYTHON"], !env.isEmpty { return env }
-        let path = packageRoot.appendingPathComponent(".venv/bin/python").path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-        Issue.record("Python venv missing at \(path): run Scripts/bootstrap", sourceLocation: sourceLocation)
-        return nil
-    }
+    static let scriptsDirectory = PackagePaths.root.appendingPathComponent("Tests/WebSocketTests/Peers")
 }
 
 /// A subprocess whose stdout is collected line by line.
@@ -116,7 +103,7 @@ final class PythonServer {
     let port: Int
 
     init?(tls: (cert: String, key: String)? = nil) async throws {
-        guard let python = Peers.python() else { return nil }
+        guard let python = PythonPeer.interpreter() else { return nil }
         var args = [Peers.scriptsDirectory.appendingPathComponent("ws_server.py").path]
         if let tls { args += ["--tls", tls.cert, tls.key] }
         peer = try PeerProcess(executable: python, arguments: args)
@@ -133,7 +120,7 @@ final class PythonServer {
 
 /// Runs Peers/ws_client.py against `url`; returns its JSON result.
 func runPythonClient(url: String, scenario: String, extra: [String] = []) async throws -> [String: Any]? {
-    guard let python = Peers.python() else { return nil }
+    guard let python = PythonPeer.interpreter() else { return nil }
     let peer = try PeerProcess(executable: python,
                                arguments: [Peers.scriptsDirectory.appendingPathComponent("ws_client.py").path, url, scenario] + extra)
     let out = await peer.waitForExit(seconds: 40)

@@ -6,11 +6,12 @@ import Foundation
 /// A plain blocking TCP client for hostile-peer tests: writes exactly the bytes given and reads
 /// with deadlines (poll), so a test can send a head without its body, pipeline requests, or
 /// never read.
-final class RawSocket: @unchecked Sendable {
-    let fd: Int32
+public final class RawSocket: @unchecked Sendable {
+    /// The socket's descriptor (for tests that set options or poll it themselves).
+    public let fd: Int32
 
     /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the kernel's receive buffer first.
-    init?(port: Int, receiveBuffer: Int32? = nil) {
+    public init?(port: Int, receiveBuffer: Int32? = nil) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         if var size = receiveBuffer {
@@ -36,7 +37,7 @@ final class RawSocket: @unchecked Sendable {
 
     /// Writes all of `bytes` (blocking); false when the peer is gone.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { raw -> Int in
@@ -50,14 +51,15 @@ final class RawSocket: @unchecked Sendable {
         return true
     }
 
+    /// Writes `text` as UTF-8 (blocking); false when the peer is gone.
     @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Half-closes the sending side.
-    func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
 
     /// Reads until the peer closes or `seconds` pass; returns what arrived and whether it closed.
-    func readUntilClosed(seconds: Double = 10) -> (bytes: [UInt8], closed: Bool) {
+    public func readUntilClosed(seconds: Double = 10) -> (bytes: [UInt8], closed: Bool) {
         var received: [UInt8] = []
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -73,7 +75,7 @@ final class RawSocket: @unchecked Sendable {
 
     /// Reads until `received` holds one complete response head plus its Content-Length body, or
     /// `seconds` pass. Returns the status and body.
-    func readResponse(seconds: Double = 10) -> (status: Int, body: String)? {
+    public func readResponse(seconds: Double = 10) -> (status: Int, body: String)? {
         var received: [UInt8] = []
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -88,8 +90,20 @@ final class RawSocket: @unchecked Sendable {
         return Self.parseResponse(received)
     }
 
+    /// Waits for bytes until `deadline`; returns what one read gave (empty: closed or timed out).
+    public func readUntilSome(deadline: Date) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            guard waitReadable(until: deadline) else { continue }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n < 0 && errno == EINTR { continue }
+            return n > 0 ? Array(buffer[0..<n]) : []
+        }
+        return []
+    }
+
     /// Bytes readable right now without waiting (empty when none).
-    func readAvailable() -> [UInt8] {
+    public func readAvailable() -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 65536)
         let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
         return n > 0 ? Array(buffer[0..<n]) : []
@@ -102,7 +116,7 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// The first response in `bytes`: status and Content-Length body, once complete.
-    static func parseResponse(_ bytes: [UInt8]) -> (status: Int, body: String)? {
+    public static func parseResponse(_ bytes: [UInt8]) -> (status: Int, body: String)? {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let headEnd = text.range(of: "\r\n\r\n") else { return nil }
         let head = text[..<headEnd.lowerBound]

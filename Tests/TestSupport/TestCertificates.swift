@@ -1,27 +1,34 @@
 import Foundation
 
-/// A throw-away CA and a server certificate made with the `openssl` command line in a temporary
-/// directory: for `dnsName` (default `localhost`), valid for two days — or long expired
-/// (`openssl ca` with a start and end date in 2020).
-struct DoctorCertificates {
-    let directory: URL
-    var caFile: String { directory.appendingPathComponent("ca.pem").path }
-    var certificateFile: String { directory.appendingPathComponent("server.pem").path }
-    var keyFile: String { directory.appendingPathComponent("server.key").path }
+/// A throw-away CA (`CN=Bird Test CA`) and a server certificate for one DNS name (default
+/// `localhost`, DNS SAN only), made with the `openssl` command line in a temporary directory
+/// (removed by ``remove()``): valid for two days, or long expired (`openssl ca` with a start and
+/// end date in 2020).
+public struct TestCertificates: Sendable {
+    /// The temporary directory holding the files.
+    public let directory: URL
+    /// The CA's certificate (PEM), for a client's trust store.
+    public var caFile: String { directory.appendingPathComponent("ca.pem").path }
+    /// The server's certificate (PEM).
+    public var certificateFile: String { directory.appendingPathComponent("server.pem").path }
+    /// The server's private key (PEM).
+    public var keyFile: String { directory.appendingPathComponent("server.key").path }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// An `openssl` step that failed.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    static func make(dnsName: String = "localhost", expired: Bool = false) throws -> DoctorCertificates {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-tls-\(UUID().uuidString)")
+    /// Makes the CA and a server certificate for `dnsName`; `expired`: valid only in January 2020.
+    public static func make(dnsName: String = "localhost", expired: Bool = false) throws -> TestCertificates {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bird-test-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try "subjectAltName=DNS:\(dnsName)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
             .write(to: dir.appendingPathComponent("ext.cnf"), atomically: true, encoding: .utf8)
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try run(
             ["req", "-x509"] + ec + [
-                "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Bird Doctor Test CA",
+                "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Bird Test CA",
                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
             ], in: dir)
         try run(["req"] + ec + ["-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=\(dnsName)"], in: dir)
@@ -56,10 +63,11 @@ struct DoctorCertificates {
                     "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf",
                 ], in: dir)
         }
-        return DoctorCertificates(directory: dir)
+        return TestCertificates(directory: dir)
     }
 
-    func remove() { try? FileManager.default.removeItem(at: directory) }
+    /// Deletes the directory and everything in it.
+    public func remove() { try? FileManager.default.removeItem(at: directory) }
 
     private static func run(_ arguments: [String], in dir: URL) throws {
         let process = Process()
