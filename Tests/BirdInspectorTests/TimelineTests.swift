@@ -88,6 +88,14 @@ struct TimelineTests {
         // is the one in force at it.
         #expect(t.marks.allSatisfy { $0.at >= cut })
         #expect(t.spans.count >= 2 && t.spans[0].start <= cut && t.spans[1].start > cut)
+        // Spans alone (transitions without a close or any other mark) are bounded too.
+        var quiet = Timeline(maxSpans: 64, maxMarks: 40)
+        for i in 0..<10_000 {
+            quiet.record(state(.connecting, i % 2 == 0 ? .connected : .connecting, .handshake), at: t0.addingTimeInterval(Double(i)))
+        }
+        #expect(quiet.marks.isEmpty)
+        #expect(quiet.spans.count <= 64 && quiet.spans.count > 32)
+        #expect(quiet.origin.map { $0 > t0.addingTimeInterval(9_900) } == true)
     }
 
     @Test("times from a clock that went back keep spans and marks in order")
@@ -362,6 +370,7 @@ struct SparklineTests {
         #expect(Inspector.sparkline([0, 0, 0], .unicode) == "   ")
         #expect(Inspector.sparkline([10_000, 1], .unicode) == "█▁")
         #expect(Inspector.sparkline([Int.max, 1], .ascii) == "#.")
+        #expect(Inspector.sparkline([1, 3, 5, 7, 8], .ascii) == "._=##")
     }
 
     @Test("EventRate counts per second, forgets what is older than 30 s, and ignores a clock that went back")
