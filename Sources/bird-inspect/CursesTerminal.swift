@@ -22,6 +22,9 @@ final class CursesTerminal {
     /// `atexit` hook (Signals.swift) give it back on exits that skip `end()`.
     init() {
         setlocale(LC_ALL, "")
+        if let codeset = nl_langinfo(nl_item(CODESET)) {
+            unicode = String(cString: codeset).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
+        }
         prepareTerminalRestore()
         markTerminalTaken(true)
         initscr()
@@ -40,6 +43,9 @@ final class CursesTerminal {
             }
         }
     }
+
+    /// Whether the locale's character set is UTF-8 (else the timeline and sparklines use ASCII).
+    private(set) var unicode = false
 
     /// The terminal size.
     var size: Size { Size(width: Int(bird_COLS()), height: Int(bird_LINES())) }

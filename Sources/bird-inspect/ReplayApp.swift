@@ -94,6 +94,7 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
     var model = Model(replaying: index, file: (path as NSString).lastPathComponent, speed: options.speed,
                       size: terminal.size, utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: start),
                       logSize: options.logSize)
+    model.config.unicode = terminal.unicode
     /// Tops up the model's window of entries from the second pass over the file.
     func supply() {
         while let wanted = model.playback?.wanted, wanted > 0 {

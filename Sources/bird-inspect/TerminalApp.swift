@@ -46,6 +46,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
     }
     recorder?.writeHeader(session.recordingHeader)
     var model = Model(config: session.config, now: start, size: terminal.size)
+    model.config.unicode = terminal.unicode
     model.recording = recorder.map { RecordingStatus(path: $0.path, lines: $0.lines) }
     for ch in session.initialChannels where model.channelIndex(ch) == nil {
         model.channels.append(ChannelInfo(name: ch, status: .subscribing))

@@ -102,10 +102,10 @@ struct ContinuityViewTests {
     func recovered(size: Size) {
         let h = resubscribed(.recovered, size: size)
         let g = h.render()
-        let channels = paneRows(g, Layout(size: size).channels)
+        let channels = paneRows(g, drawnLayout(g).channels)
         let row = channels.first { $0.contains("chat") } ?? ""
         #expect(row.contains("@1042") && row.contains("↻"), "\(channels)")
-        let events = paneRows(g, Layout(size: size).events)
+        let events = paneRows(g, drawnLayout(g).events)
         // At 80 columns the data column may be cut to its 8-column minimum (Enter shows it whole).
         #expect(events.contains { $0.contains("↻ resumed") && $0.contains("recov") }, "\(events)")
         if size.width >= 200 {
@@ -122,11 +122,11 @@ struct ContinuityViewTests {
         // A connection count (wide screens) comes after the stream, so the half row keeps the gap.
         h.client(.connectionCount(channel: "chat", count: 3), at: 9)
         let g = h.render()
-        let channels = paneRows(g, Layout(size: size).channels)
+        let channels = paneRows(g, drawnLayout(g).channels)
         let row = channels.first { $0.contains("chat") } ?? ""
-        let wide = Layout(size: size).channels.inner.width >= 48
+        let wide = drawnLayout(g).channels.inner.width >= 48
         #expect(row.contains(wide ? "@1042 ✗37 missed" : "@1042−37"), "\(channels)")
-        let events = paneRows(g, Layout(size: size).events)
+        let events = paneRows(g, drawnLayout(g).events)
         #expect(events.contains { $0.contains("✗ gap") && $0.contains("37 event") }, "\(events)")
         #expect(h.model.log[h.model.log.count - 2].summary == "37 events missed while reconnecting (resumed after @1042)")
         #expect(LogText.role(h.model.log[h.model.log.count - 2].event) == .warn)
@@ -135,7 +135,8 @@ struct ContinuityViewTests {
         var some: Harness? = h
         _ = Self.feed([Self.event(1080)], &positions, &some, at: 10)
         h = some ?? h
-        #expect(paneRows(h.render(), Layout(size: size).channels).first { $0.contains("chat") }?.contains("@1080") == true)
+        let g2 = h.render()
+        #expect(paneRows(g2, drawnLayout(g2).channels).first { $0.contains("chat") }?.contains("@1080") == true)
     }
 
     @Test("epoch changed: continuity unknown (edge restarted) in the log and on the selected channel's line",
@@ -146,7 +147,7 @@ struct ContinuityViewTests {
         let g = h.render()
         #expect(h.model.log[h.model.log.count - 1].summary
             == "continuity unknown (edge restarted): events may have been missed")
-        let channels = paneRows(g, Layout(size: size).channels)
+        let channels = paneRows(g, drawnLayout(g).channels)
         #expect(channels.first { $0.contains("chat") }?.contains("?") == true, "\(channels)")
         #expect(channels.contains { $0.hasPrefix("? continuity unknown (edge") }, "\(channels)")
         if size.width >= 200 {
@@ -163,7 +164,8 @@ struct ContinuityViewTests {
         #expect(last.summary == "subscription succeeded" && LogText.name(last.event) == "◆ subscribed")
         #expect(LogText.role(last.event) == .info)
         h.model.selectedChannel = h.model.channels.firstIndex { $0.name == "chat" } ?? 0
-        let channels = paneRows(h.render(), Layout(size: size).channels)
+        let g3 = h.render()
+        let channels = paneRows(g3, drawnLayout(g3).channels)
         #expect(channels.first { $0.contains("chat") }?.contains("?") == false, "\(channels)")
         #expect(channels.contains { $0.hasPrefix("continuity unknown: this e") }, "\(channels)")
         if size.width >= 200 {
@@ -219,7 +221,8 @@ struct ContinuityViewTests {
         #expect(r.entries.compactMap(\.event) == events)
         var h = Harness(size: Size(width: 200, height: 50))
         for (i, e) in r.entries.compactMap(\.event).enumerated() { h.client(e, at: Double(i)) }
-        let row = paneRows(h.render(), Layout(size: h.model.size).channels).first { $0.contains("chat") } ?? ""
+        let g4 = h.render()
+        let row = paneRows(g4, drawnLayout(g4).channels).first { $0.contains("chat") } ?? ""
         #expect(row.contains("✓ 2 ev · @513 ✗500 missed"), "\(row)")
     }
 }

@@ -51,7 +51,7 @@ struct EncryptedChannelViewTests {
         for mapped in ClientFeed.events(decryptedEvent(), roster: nil) { h.client(mapped, at: 8) }
         h.client(.event(ChannelEventRecord(channel: "private-orders", event: "plain", data: #"{"a":1}"#)), at: 8.1)
         let g = h.render()
-        let channels = paneRows(g, Layout(size: size).channels)
+        let channels = paneRows(g, drawnLayout(g).channels)
         #expect(channels.first { $0.contains("private-enc") }?.dropFirst().hasPrefix("enc  ") == true, "\(channels)")
         #expect(channels.first { $0.contains("private-orders") }?.dropFirst().hasPrefix("priv ") == true, "\(channels)")
         let events = paneRows(g, Layout(size: size).events)
@@ -116,7 +116,7 @@ struct EncryptedChannelViewTests {
 
         h.model.selectedChannel = i
         let g = h.render()
-        let channels = paneRows(g, Layout(size: h.model.size).channels)
+        let channels = paneRows(g, drawnLayout(g).channels)
         #expect(channels.first { $0.contains(Self.channel) }?.contains("0 ev · ✗2") == true, "\(channels)")
         #expect(contains(g, "✗ 2 not decrypted, last: event payment-authorised"), "\(g.lines.joined(separator: "\n"))")
         #expect(g.lines.filter { $0.contains("✗ decryption") && $0.contains(Self.channel) }.count == 2)

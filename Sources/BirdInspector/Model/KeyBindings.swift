@@ -12,6 +12,8 @@ public enum Action: String, Sendable, CaseIterable {
     case close, bottom, choose, submit, cancel, erase, clear, toggleRaw, toggleCiphertext, complete
     // Replay (`--replay FILE`).
     case playPause, step, nextState, faster, slower
+    // Timeline view.
+    case timeline, left, right, zoomIn, zoomOut, previousMark, nextMark
 }
 
 /// Where a binding applies.
@@ -21,6 +23,7 @@ public enum KeyScope: String, Sendable, CaseIterable {
     case detail = "Detail view"
     case help = "Help overlay"
     case closeMenu = "Close-code menu"
+    case timeline = "Timeline view (T)"
     case prompt = "Prompts (s, t, /, :)"
 }
 
@@ -113,6 +116,9 @@ public enum KeyBindings {
               unavailable: { m in !m.paused && m.selectedSeq == nil ? "already following" : nil }),
         .init(.main, [.enter], .detail, "detail", "Open the selected log entry: its data pretty-printed (r: raw)", short: "open", footer: true,
               unavailable: { m in Inspector.selectedEntry(m) == nil ? (m.filter.isEmpty ? "the log is empty" : "no entry matches the filter") : nil }),
+        .init(.main, [.char("T")], .timeline, "timeline",
+              "Timeline of the connection's life: state spans, closes, retries, network, sign-ins (Enter moves the log there)",
+              short: "time", footer: true),
         .init(.main, [.tab], .nextPane, "pane", "Focus the next pane", footer: true),
         .init(.main, [.backTab], .previousPane, "prev pane", "Focus the previous pane"),
         .init(.main, [.up], .up, "up", "Move up in the focused pane (in Events this pauses)"),
@@ -162,6 +168,24 @@ public enum KeyBindings {
         .init(.closeMenu, [.down], .down, "down", "Next code", footer: true),
         .init(.closeMenu, [.enter], .choose, "close with code", "Ask the sandbox to close with the chosen code", footer: true),
         .init(.closeMenu, [.escape, .char("q")], .cancel, "cancel", "Close the menu without doing anything", footer: true),
+
+        // Timeline view.
+        .init(.timeline, [.left], .left, "earlier", "Move the cursor one column earlier", footer: true),
+        .init(.timeline, [.right], .right, "later", "Move the cursor one column later (past now it follows now)", footer: true),
+        .init(.timeline, [.pageUp], .pageUp, "page earlier", "Move the cursor one screen earlier"),
+        .init(.timeline, [.pageDown], .pageDown, "page later", "Move the cursor one screen later"),
+        .init(.timeline, [.char("+"), .char("=")], .zoomIn, "zoom in", "Zoom in (fewer seconds per column, down to 0.1 s)", short: "in",
+              footer: true),
+        .init(.timeline, [.char("-")], .zoomOut, "zoom out", "Zoom out (more seconds per column, up to 1 h)", short: "out", footer: true),
+        .init(.timeline, [.char("[")], .previousMark, "prev mark", "Move the cursor to the previous mark (close, retry, network, sign-in)",
+              short: "prev", footer: true),
+        .init(.timeline, [.char("]")], .nextMark, "next mark", "Move the cursor to the next mark", short: "next", footer: true),
+        .init(.timeline, [.home], .top, "start", "Move the cursor to the start of the history"),
+        .init(.timeline, [.end], .bottom, "now", "Follow now again"),
+        .init(.timeline, [.enter], .choose, "show in log",
+              "Close the timeline and select the event log entry nearest the cursor's time (the log pauses there)", short: "log",
+              footer: true),
+        .init(.timeline, [.escape, .char("T"), .char("q")], .close, "close", "Close the timeline", footer: true),
 
         // Prompts (printable characters are typed into the prompt).
         .init(.prompt, [.enter], .submit, "submit", "Submit (input is validated; a refusal says why)", footer: true),

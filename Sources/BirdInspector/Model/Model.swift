@@ -33,6 +33,9 @@ public struct InspectorConfig: Sendable, Equatable {
     /// What the Connection pane's network line says until the client reports a path (e.g. "not
     /// monitored (loopback edge)").
     public var networkNote: String
+    /// Whether the terminal takes Unicode (a UTF-8 locale): the timeline and sparklines draw with
+    /// block characters, else with an ASCII fallback.
+    public var unicode = true
 
     /// Settings with defaults.
     public init(host: String = "localhost", port: Int = 443, tls: Bool = true, dialect: String = "bird",
@@ -134,6 +137,8 @@ public struct ChannelInfo: Sendable, Equatable {
     public var lastOffset: Int?
     /// What the latest subscription said about continuity (nil: nothing said yet).
     public var continuity: ContinuityRecord?
+    /// Events (received and sent) per second over the last half minute, for the sparkline.
+    public var rate = EventRate()
 
     /// Whether the channel is end-to-end encrypted (`private-encrypted-…`).
     public var isEncrypted: Bool { ChannelKind.isEncrypted(channelName: name) }
@@ -187,6 +192,8 @@ public enum Mode: Sendable, Equatable {
     /// The detail view of log entry `seq`; `raw` shows the data exactly as received.
     case detail(seq: Int, scroll: Int, raw: Bool)
     case closeMenu(selected: Int)
+    /// The timeline of the connection's life (`T`), with its zoom, scroll and cursor.
+    case timeline(TimelineWindow)
 }
 
 /// A transient status line in the footer.
@@ -263,6 +270,8 @@ public struct Model: Sendable {
     public var commandHistory: [String] = []
     /// The recording being written with `--record FILE` (nil when not recording).
     public var recording: RecordingStatus?
+    /// The connection's life: state spans and marks (the Timeline view, `T`).
+    public var timeline = Timeline()
 
     /// A fresh model.
     public init(config: InspectorConfig = InspectorConfig(), now: Date = Date(timeIntervalSince1970: 0),

@@ -95,6 +95,9 @@ public enum Inspector {
             default: break
             }
             return []
+        case .timeline(let window):
+            timelineKey(key, window, &model)
+            return []
         }
     }
 
@@ -136,6 +139,10 @@ public enum Inspector {
             model.focus = panes[(i + step) % panes.count]
         case .commandLine: model.mode = .prompt(Prompt(purpose: .command, text: ""))
         case .help: model.mode = .help(scroll: 0)
+        case .timeline:
+            // Opened zoomed so the whole history shows.
+            let history = model.timeline.origin.map { model.now.timeIntervalSince($0) } ?? 0
+            model.mode = .timeline(TimelineWindow.fitting(history, columns: timelineColumns(model.size)))
         case .quit: return perform(.quit, &model)
         case .up: move(-1, &model)
         case .down: move(1, &model)

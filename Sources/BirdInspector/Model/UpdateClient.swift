@@ -6,6 +6,7 @@ import Foundation
 extension Inspector {
     static func apply(_ event: ClientEvent, at: Date, to model: inout Model) {
         model.log.append(event, at: at)
+        model.timeline.record(event, at: at)
         if model.paused { model.missedWhilePaused += 1 }
 
         switch event {
@@ -64,6 +65,7 @@ extension Inspector {
             if let i = model.channelIndex(e.channel) {
                 model.channels[i].events += 1
                 if let offset = e.offset { model.channels[i].lastOffset = offset }
+                model.channels[i].rate.record(at: at)
             }
         case .membersSnapshot(let name, let members, let myId):
             let i = ensureChannel(name, &model)
@@ -97,6 +99,7 @@ extension Inspector {
             if let i = model.channelIndex(name) {
                 model.channels[i].events += 1
                 model.channels[i].sent += 1
+                model.channels[i].rate.record(at: at)
             }
             say("sent \(event) on \(name)", &model)
         case .networkPath(let path):

@@ -49,7 +49,9 @@ extension Inspector {
 
     /// The width (borders included) at which every channel row shows whole in its wide form.
     static func channelsWidthWanted(_ model: Model) -> Int {
-        (model.channels.map { DisplayWidth.of($0.name) + DisplayWidth.of(rightText($0, model, wide: true)) + 9 }.max() ?? 0)
+        // Plus room for the event-rate sparkline (the Layout gives it only where the Connection
+        // pane can spare it).
+        (model.channels.map { DisplayWidth.of($0.name) + DisplayWidth.of(rightText($0, model, wide: true)) + 9 + sparklineWant + 1 }.max() ?? 0)
     }
 
     /// A row's status and counts ("✓ subscribed 16 ev · 3 mem · 1 conn").
@@ -120,6 +122,14 @@ extension Inspector {
             let shown = DisplayWidth.truncate(right, to: rightWidth)
             let statusPart = DisplayWidth.truncate(status, to: rightWidth)
             let x = inner.x + inner.width - DisplayWidth.of(shown)
+            // The event-rate sparkline, in the room the name and the counts leave (only once the
+            // status and counts have their words).
+            let sparkRoom = inner.width - 7 - nameNeed - DisplayWidth.of(shown) - 1
+            if wide, shown == right, sparkRoom >= sparklineMinimum {
+                let n = min(sparklineWant, sparkRoom)
+                grid.put(sparkline(ch.rate.last(n, now: model.now), Glyphs.of(model)), x: x - 1 - n, y: y,
+                         style: CellStyle(.info, reverse: selected && focused))
+            }
             grid.put(shown, x: x, y: y, maxWidth: rightWidth, style: CellStyle(.dim, reverse: selected && focused))
             grid.put(statusPart, x: x, y: y, maxWidth: rightWidth, style: CellStyle(role, reverse: selected && focused))
         }

@@ -8,6 +8,7 @@ extension Inspector {
         case .help: return .help
         case .detail: return .detail
         case .closeMenu: return .closeMenu
+        case .timeline: return .timeline
         }
     }
 

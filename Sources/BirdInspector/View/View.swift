@@ -23,6 +23,7 @@ extension Inspector {
         case .help(let scroll): drawHelp(model, scroll: scroll, &grid)
         case .detail(let seq, let scroll, let raw): drawDetail(model, seq: seq, scroll: scroll, raw: raw, &grid)
         case .closeMenu(let selected): drawCloseMenu(model, selected: selected, &grid)
+        case .timeline(let window): drawTimeline(model, window, &grid)
         case .normal, .prompt: break
         }
         return grid
