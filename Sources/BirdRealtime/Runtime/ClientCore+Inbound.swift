@@ -66,18 +66,20 @@ extension ClientCore {
         }
         let registry: HandlerRegistry
         var stream: StreamStamp?
-        if let record = records[channelName] {
+        // The record is looked up by index and only its channel read (no copy of the whole record).
+        if let index = records.index(forKey: channelName) {
+            let channel = records.values[index].channel
             // Continuity (ClientCore+Continuity): a duplicate of an event already delivered stops here.
             if let offset = message.offset {
                 guard let stamp = admit(offset: offset, channel: channelName) else { return }
                 stream = stamp
             }
             // End-to-end encrypted channels decrypt first (ClientCore+Encryption); one lookup either way.
-            if record.channel.isEncrypted {
+            if channel.isEncrypted {
                 receiveEncrypted(message, channel: channelName)
                 return
             }
-            registry = record.channel.registry
+            registry = channel.registry
         } else if let memberChannel = signin.memberChannel, memberChannel == channelName {
             registry = memberEvents.registry
         } else {
