@@ -68,7 +68,8 @@ extension ClientCore {
         var stream: StreamStamp?
         // The record is looked up by index and only its channel read (no copy of the whole record).
         if let index = records.index(forKey: channelName) {
-            let channel = records.values[index].channel
+            // Read in place (the values' modify accessor): a getter would copy the whole record.
+            let channel = Self.channel(of: &records.values[index])
             // Continuity (ClientCore+Continuity): a duplicate of an event already delivered stops here.
             if let offset = message.offset {
                 guard let stamp = admit(offset: offset, channel: channelName) else { return }
@@ -90,6 +91,8 @@ extension ClientCore {
             registry: registry, channel: channelName, name: message.event, payload: message.data,
             memberId: message.memberId, stream: stream)
     }
+
+    private static func channel(of record: inout SubscriptionRecord) -> Channel { record.channel }
 
     // MARK: - Delivery
 
