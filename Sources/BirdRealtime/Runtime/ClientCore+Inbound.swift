@@ -67,9 +67,7 @@ extension ClientCore {
         let registry: HandlerRegistry
         var stream: StreamStamp?
         // The record is looked up by index and only its channel read (no copy of the whole record).
-        if let index = records.index(forKey: channelName) {
-            // Read in place (the values' modify accessor): a getter would copy the whole record.
-            let channel = Self.channel(of: &records.values[index])
+        if let channel = routedChannel(channelName) {
             // Continuity (ClientCore+Continuity): a duplicate of an event already delivered stops here.
             if let offset = message.offset {
                 guard let stamp = admit(offset: offset, channel: channelName) else { return }
@@ -92,7 +90,15 @@ extension ClientCore {
             memberId: message.memberId, stream: stream)
     }
 
-    private static func channel(of record: inout SubscriptionRecord) -> Channel { record.channel }
+    /// The channel of the record named `name`, remembered for the next event while the records
+    /// do not change; nil when the client holds no such record.
+    private func routedChannel(_ name: String) -> Channel? {
+        if let memo = routeMemo, memo.name == name { return memo.channel }
+        guard let index = records.index(forKey: name) else { return nil }
+        let channel = records.values[index].channel
+        routeMemo = (name, channel)
+        return channel
+    }
 
     // MARK: - Delivery
 
