@@ -136,10 +136,20 @@ def main():
                 total = sum(t["ir"] for t in threads)
                 per_event.append(total / args.count)
                 roles_here = {}
+                threads_here = {}
                 for t in threads:
                     for role, cost in t["roles"].items():
                         roles_here[role] = roles_here.get(role, 0) + cost
-                    by_thread.setdefault(t["thread"], []).append(t)
+                    # Thread ids swap roles between runs (dispatch workers): a thread is named
+                    # for the role it spends most in, so medians compare like with like.
+                    label = max(t["roles"].items(), key=lambda kv: kv[1])[0] if t["roles"] else "other"
+                    entry = threads_here.setdefault(label, {"ir": 0, "roles": {}, "threads": 0})
+                    entry["ir"] += t["ir"]
+                    entry["threads"] += 1
+                    for role, cost in t["roles"].items():
+                        entry["roles"][role] = entry["roles"].get(role, 0) + cost
+                for label, entry in threads_here.items():
+                    by_thread.setdefault(label, []).append(entry)
                 roles_here["other"] = total - sum(roles_here.values())
                 for role, cost in roles_here.items():
                     by_role.setdefault(role, []).append(cost / args.count)
@@ -154,14 +164,15 @@ def main():
             print(f"handler {handler} — {label}: median {median:,.0f} instructions/event "
                   f"(min {min(per_event):,.0f}, max {max(per_event):,.0f}); limit {args.limit:,.0f}: "
                   f"{'met' if median <= args.limit else 'missed'}")
-            print("  per thread (median over runs; a dispatch worker may run more than one queue):")
-            for tid in sorted(by_thread):
-                runs = by_thread[tid]
+            print("  per thread, named for its main role (median over runs; a dispatch worker may run more than one queue):")
+            for label in sorted(by_thread):
+                runs = by_thread[label]
                 ir = statistics.median([r["ir"] for r in runs]) / args.count
                 if ir < 1:
                     continue
                 last = runs[-1]
-                print(f"    thread {tid}: {ir:8,.0f}  {describe(last['roles'], last['ir'])}")
+                many = f" ({last['threads']} threads)" if last["threads"] > 1 else ""
+                print(f"    {label + ' thread' + many:28s} {ir:8,.0f}  {describe(last['roles'], last['ir'])}")
             print("  per role (inclusive, median):")
             for role in [r for r, _ in ROLES] + ["other"]:
                 if role in by_role:
@@ -169,10 +180,10 @@ def main():
             name = "instructions_per_event" + ("" if handler == "data" else "_payload_not_read")
             figures.append({"name": name, "value": round(median, 1), "unit": "instructions/event",
                             "peer": "limit", "peer_value": args.limit, "ratio": round(median / args.limit, 3)})
-            for tid in sorted(by_thread):
-                ir = statistics.median([r["ir"] for r in by_thread[tid]]) / args.count
+            for label in sorted(by_thread):
+                ir = statistics.median([r["ir"] for r in by_thread[label]]) / args.count
                 if ir >= 1:
-                    figures.append({"name": f"{name}_thread_{tid}", "value": round(ir, 1),
+                    figures.append({"name": f"{name}_thread_{label.replace(' ', '_')}", "value": round(ir, 1),
                                     "unit": "instructions/event", "peer": None, "peer_value": None, "ratio": None})
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

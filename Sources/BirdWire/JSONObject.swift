@@ -15,7 +15,15 @@ public struct JSONObject: Sendable {
     /// Objects with more members than this get a key index.
     public static let indexThreshold = 8
 
-    private var members: [Member]
+    /// One stored member: a struct rather than the public tuple, so an object's storage is
+    /// copied and destroyed by compiled code (an array of tuples goes through the runtime's
+    /// generic tuple witnesses, ≈ 300 instructions per parsed payload).
+    private struct Entry {
+        var key: String
+        var value: JSONValue
+    }
+
+    private var members: [Entry]
     /// Position of each key, when there are more than ``indexThreshold`` members.
     private var index: [String: Int]?
 
@@ -33,7 +41,7 @@ public struct JSONObject: Sendable {
     /// The members of `dictionary`, in sorted key order (so the result does not depend on the
     /// dictionary's hashing).
     public init(_ dictionary: [String: JSONValue]) {
-        members = dictionary.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        members = dictionary.sorted { $0.key < $1.key }.map { Entry(key: $0.key, value: $0.value) }
         rebuildIndex()
     }
 
@@ -92,7 +100,7 @@ public struct JSONObject: Sendable {
             members[position].value = value
             return old
         }
-        members.append((key: key, value: value))
+        members.append(Entry(key: key, value: value))
         if index != nil {
             index?[key] = members.count - 1
         } else if members.count > Self.indexThreshold {
@@ -131,7 +139,10 @@ extension JSONObject: RandomAccessCollection {
     public var endIndex: Int { members.count }
 
     /// The member at `position` (in the order sent).
-    public subscript(position: Int) -> Member { members[position] }
+    public subscript(position: Int) -> Member {
+        let entry = members[position]
+        return (key: entry.key, value: entry.value)
+    }
 }
 
 // MARK: - Equality

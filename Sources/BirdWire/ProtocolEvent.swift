@@ -52,7 +52,10 @@ public enum ProtocolEvent: String, Sendable, CaseIterable {
 
     /// Whether a wire name is in the protocol's reserved namespace of `dialect` (known or not).
     public static func isReserved(_ wireName: String, dialect: Dialect) -> Bool {
-        wireName.hasPrefix(dialect.eventPrefix) || wireName.hasPrefix(dialect.internalPrefix)
+        // Both prefixes of a dialect start with its name (`bird`, `pusher`): most app event names
+        // differ at the first byte, and are told apart without a prefix comparison.
+        guard wireName.utf8.first == (dialect == .bird ? UInt8(ascii: "b") : UInt8(ascii: "p")) else { return false }
+        return wireName.hasPrefix(dialect.eventPrefix) || wireName.hasPrefix(dialect.internalPrefix)
     }
 
     private static let birdTable = Dictionary(uniqueKeysWithValues: allCases.map { ($0.wireName(.bird), $0) })

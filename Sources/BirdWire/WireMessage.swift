@@ -113,10 +113,14 @@ extension WireMessage {
     /// Decodes a text frame. Unknown fields are ignored; `data: null` counts as absent.
     public static func decode(_ text: String) throws(WireDecodeError) -> WireMessage {
         var text = text
-        let result: Result<WireMessage, WireDecodeError> = text.withUTF8 { buffer in
-            do throws(WireDecodeError) { return .success(try decode(utf8: buffer)) } catch { return .failure(error) }
+        // The message is returned straight out of the closure (no `Result` to copy it out of).
+        do {
+            return try text.withUTF8 { buffer in try decode(utf8: buffer) }
+        } catch let error as WireDecodeError {
+            throw error
+        } catch {
+            throw .notAnObject
         }
-        return try result.get()
     }
 
     /// Decodes a text frame from UTF-8 bytes.

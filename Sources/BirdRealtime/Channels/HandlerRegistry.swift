@@ -28,6 +28,28 @@ final class HandlerRegistry: @unchecked Sendable {
     private struct State {
         var byEvent: [String: Bucket] = [:]
         var all = Bucket()
+        /// The last lookup's answer: a stream of one event name (the common case) is matched by
+        /// comparing names, not hashing them. Cleared by every bind and unbind.
+        var last: Lookup?
+
+        /// The handlers of `event` (specific ones first, then bind-all ones), remembered.
+        mutating func lookup(_ event: String) -> Lookup {
+            if let last, last.name == event { return last }
+            let handlers: [Handler]
+            if let specific = byEvent[event]?.handlers {
+                handlers = all.handlers.isEmpty ? specific : specific + all.handlers
+            } else {
+                handlers = all.handlers
+            }
+            let found = Lookup(name: event, handlers: handlers)
+            last = found
+            return found
+        }
+    }
+
+    private struct Lookup {
+        let name: String
+        let handlers: [Handler]
     }
 
     private let state = Locked(State())
@@ -36,6 +58,7 @@ final class HandlerRegistry: @unchecked Sendable {
     func add(event: String?, _ handler: @escaping Handler) -> BindingToken {
         let id = BindingToken.nextId()
         state.withLock { s in
+            s.last = nil
             if let event {
                 s.byEvent[event, default: Bucket()].append(id: id, handler)
             } else {
@@ -49,6 +72,7 @@ final class HandlerRegistry: @unchecked Sendable {
     @discardableResult
     func remove(_ token: BindingToken) -> Bool {
         state.withLock { s in
+            s.last = nil
             if s.all.remove(id: token.id) { return true }
             guard let event = s.byEvent.first(where: { $0.value.ids.contains(token.id) })?.key else { return false }
             _ = s.byEvent[event]?.remove(id: token.id)
@@ -64,16 +88,12 @@ final class HandlerRegistry: @unchecked Sendable {
 
     /// Whether a delivery of `event` would reach anyone.
     func hasHandlers(for event: String) -> Bool {
-        state.withLock { s in !s.all.ids.isEmpty || s.byEvent[event] != nil }
+        state.withLock { s in !s.lookup(event).handlers.isEmpty }
     }
 
     /// The handlers for `event`: specific ones first, then bind-all ones.
     func handlers(for event: String) -> [Handler] {
-        state.withLock { s in
-            guard let specific = s.byEvent[event]?.handlers else { return s.all.handlers }
-            if s.all.handlers.isEmpty { return specific }
-            return specific + s.all.handlers
-        }
+        state.withLock { s in s.lookup(event).handlers }
     }
 
     /// Calls the handlers of `event` (on the delivery queue; no lock held).

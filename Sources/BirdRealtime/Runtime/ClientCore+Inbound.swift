@@ -66,18 +66,19 @@ extension ClientCore {
         }
         let registry: HandlerRegistry
         var stream: StreamStamp?
-        if let record = records[channelName] {
+        // The record is looked up by index and only its channel read (no copy of the whole record).
+        if let channel = routedChannel(channelName) {
             // Continuity (ClientCore+Continuity): a duplicate of an event already delivered stops here.
             if let offset = message.offset {
                 guard let stamp = admit(offset: offset, channel: channelName) else { return }
                 stream = stamp
             }
             // End-to-end encrypted channels decrypt first (ClientCore+Encryption); one lookup either way.
-            if record.channel.isEncrypted {
+            if channel.isEncrypted {
                 receiveEncrypted(message, channel: channelName)
                 return
             }
-            registry = record.channel.registry
+            registry = channel.registry
         } else if let memberChannel = signin.memberChannel, memberChannel == channelName {
             registry = memberEvents.registry
         } else {
@@ -87,6 +88,16 @@ extension ClientCore {
         deliver(
             registry: registry, channel: channelName, name: message.event, payload: message.data,
             memberId: message.memberId, stream: stream)
+    }
+
+    /// The channel of the record named `name`, remembered for the next event while the records
+    /// do not change; nil when the client holds no such record.
+    private func routedChannel(_ name: String) -> Channel? {
+        if let memo = routeMemo, memo.name == name { return memo.channel }
+        guard let index = records.index(forKey: name) else { return nil }
+        let channel = records.values[index].channel
+        routeMemo = (name, channel)
+        return channel
     }
 
     // MARK: - Delivery

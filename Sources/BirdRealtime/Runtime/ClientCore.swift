@@ -46,7 +46,12 @@ final class ClientCore: @unchecked Sendable {
     var transport: (any Transport)?
     var transportGeneration = 0
     var timers: [TimerKind: TimerSlot] = [:]
-    var records: [String: SubscriptionRecord] = [:]
+    var records: [String: SubscriptionRecord] = [:] {
+        didSet { routeMemo = nil }
+    }
+    /// The channel the last channel event was routed to (a stream of one channel's events
+    /// compares names instead of hashing them); forgotten by every change to ``records``.
+    var routeMemo: (name: String, channel: Channel)?
     var signin = SigninState()
     var inflight: [Int: Task<Void, Never>] = [:]
     var nextTaskId = 0

@@ -33,7 +33,7 @@ final class Deliverer: @unchecked Sendable {
         var stream: StreamStamp?
 
         /// Builds the public event (its payload parsed later, if read) and calls the handlers.
-        func run() {
+        consuming func run() {
             let made: EventPayload?
             var ciphertext: String?
             switch payload {
@@ -62,8 +62,8 @@ final class Deliverer: @unchecked Sendable {
         case work(@Sendable () -> Void)
         case event(Event)
 
-        func run() {
-            switch self {
+        consuming func run() {
+            switch consume self {
             case .work(let work): work()
             case .event(let event): event.run()
             }
@@ -80,6 +80,8 @@ final class Deliverer: @unchecked Sendable {
 
     let queue: DispatchQueue
     private let buffer = Locked(Buffer())
+    /// The placeholder left in a drained slot.
+    private static let nothing: @Sendable () -> Void = {}
 
     init(queue: DispatchQueue) {
         self.queue = queue
@@ -137,8 +139,15 @@ final class Deliverer: @unchecked Sendable {
             if batches.isEmpty { return }
             batches.reverse()
             while var batch = batches.popLast() {  // owned uniquely: emptied in place, then reused
-                batch.withUnsafeBufferPointer { items in
-                    for index in items.indices { items[index].run() }
+                // Each item is moved out and run (its strings and references handed on, not
+                // retained again); a payload-free placeholder takes its slot until removeAll.
+                batch.withUnsafeMutableBufferPointer { items in
+                    guard let base = items.baseAddress else { return }
+                    for index in items.indices {
+                        let item = (base + index).move()
+                        (base + index).initialize(to: .work(Self.nothing))
+                        item.run()
+                    }
                 }
                 batch.removeAll(keepingCapacity: true)
                 if batch.capacity <= 4096 {
