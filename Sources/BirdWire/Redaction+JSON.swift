@@ -120,9 +120,15 @@ extension Redaction {
             guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }
             j += 1
         }
-        // The value runs to its closing quote; escapes are skipped in pairs, so an escaped
-        // character never ends it early (double-encoded: `\"` ends it, `\\` is a pair).
-        var end = j
+        return (j..<stringValueEnd(bytes, from: j, escaped: escaped), name.lowercased() == "auth")
+    }
+
+    /// Where a string value starting at `start` ends: at its closing quote (`"`, or `\"` when
+    /// the JSON is double-encoded), or at the end of the text. Escapes are skipped in pairs
+    /// (`\/`, as PHP writes a slash, or `\\` when double-encoded), so an escaped character never
+    /// ends the value early and leaves secret bytes behind.
+    static func stringValueEnd(_ bytes: [UInt8], from start: Int, escaped: Bool) -> Int {
+        var end = start
         while end < bytes.count {
             if bytes[end] == UInt8(ascii: "\\") {
                 if escaped, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\"") { break }
@@ -133,8 +139,7 @@ extension Redaction {
                 end += 1
             }
         }
-        end = min(end, bytes.count)
-        return (j..<end, name.lowercased() == "auth")
+        return min(end, bytes.count)
     }
 
     /// Every `:` followed by exactly 64 hex digits (a signature's shape) becomes `:<redacted>`.

@@ -124,21 +124,7 @@ public enum Redaction {
                 }
                 j += 1
             }
-            // The value runs to its closing quote: `"`, or `\"` when double-encoded. Escapes are
-            // skipped in pairs (`\/`, as PHP writes a slash, or `\\` when double-encoded), so an
-            // escaped character never ends the value early and leaves key bytes behind.
-            var end = j
-            while end < bytes.count {
-                if bytes[end] == UInt8(ascii: "\\") {
-                    if escaped, end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "\"") { break }
-                    end += 2
-                } else if !escaped, bytes[end] == UInt8(ascii: "\"") {
-                    break
-                } else {
-                    end += 1
-                }
-            }
-            end = min(end, bytes.count)
+            let end = stringValueEnd(bytes, from: j, escaped: escaped)
             out.append(contentsOf: bytes[copied..<j])
             out.append(contentsOf: placeholder.utf8)
             copied = end
