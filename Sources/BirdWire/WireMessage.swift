@@ -53,6 +53,8 @@ public struct WireContinuity: Sendable, Equatable {
     /// nil when it cannot say (another epoch, a position ahead of the stream).
     public var missed: Int?
 
+    /// What an edge says: its `epoch`, and for a subscribe that asked to resume, `recovered` and
+    /// (when events are lost) `missed`.
     public init(epoch: String, recovered: Bool? = nil, missed: Int? = nil) {
         self.epoch = epoch
         self.recovered = recovered
