@@ -40,6 +40,8 @@ public enum ClientFeed {
             return .client(.networkPath(NetworkPathRecord(usable: path.isUsable, description: path.description)))
         case .endpoint(let resolution):
             return .client(.endpoint(record(resolution)))
+        case .roundTrip:
+            return nil
         }
     }
 
