@@ -29,6 +29,18 @@ struct RoundTripTests {
         return (task, done)
     }
 
+    /// The result of a `ping` started with ``startPing``: waits (5 s of real time) for it to
+    /// return; when it has not, records an issue and runs the manual clock past any timeout so the
+    /// call ends (a test fails, never hangs).
+    private static func result(
+        _ started: (Task<Result<Duration, PingError>, Never>, TestBox<Bool>), _ h: Harness,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Result<Duration, PingError> {
+        await h.waitUntil({ started.1.get }, what: "ping() returned", sourceLocation: sourceLocation)
+        if !started.1.get { await h.advance(.seconds(3_600)) }
+        return await started.0.value
+    }
+
     @Test("the liveness ping's pong gives the round-trip time on the injected clock, to onRoundTrip and lastRoundTrip")
     func livenessPing() async throws {
         let h = Harness()
@@ -72,10 +84,10 @@ struct RoundTripTests {
         await h.settle()
         #expect(h.bird.lastRoundTrip == nil)
         #expect(tags.get.isEmpty)
-        let (task, _) = try await Self.startPing(h)
+        let ping = try await Self.startPing(h)
         await h.advance(.milliseconds(12))
         socket.receive(event: "bird:pong")
-        #expect(await task.value == .success(.milliseconds(12)))
+        #expect(await Self.result(ping, h) == .success(.milliseconds(12)))
         await h.settle()
         #expect(tags.get == ["rtt \(Duration.milliseconds(12))"])
     }
@@ -84,12 +96,12 @@ struct RoundTripTests {
     func pingNow() async throws {
         let h = Harness()
         let socket = try await h.connect()
-        let (task, done) = try await Self.startPing(h)
+        let ping = try await Self.startPing(h)
         #expect(socket.sent(event: "bird:ping").count == 1)
         await h.advance(.milliseconds(40))
-        #expect(!done.get)
+        #expect(!ping.1.get)
         socket.receive(event: "bird:pong")
-        #expect(await task.value == .success(.milliseconds(40)))
+        #expect(await Self.result(ping, h) == .success(.milliseconds(40)))
         #expect(h.bird.lastRoundTrip == .milliseconds(40))
     }
 
@@ -111,11 +123,11 @@ struct RoundTripTests {
     func timeout() async throws {
         let h = Harness()
         let socket = try await h.connect()
-        let (task, done) = try await Self.startPing(h, timeout: .seconds(2))
+        let ping = try await Self.startPing(h, timeout: .seconds(2))
         await h.advance(.milliseconds(1_999))
-        #expect(!done.get)
+        #expect(!ping.1.get)
         await h.advance(.milliseconds(1))
-        #expect(await task.value == .failure(.timedOut(after: .seconds(2))))
+        #expect(await Self.result(ping, h) == .failure(.timedOut(after: .seconds(2))))
         await h.advance(.seconds(1))
         socket.receive(event: "bird:pong")
         await h.settle()
@@ -127,9 +139,9 @@ struct RoundTripTests {
     func connectionClosed() async throws {
         let h = Harness()
         let first = try await h.connect()
-        let (task, _) = try await Self.startPing(h)
+        let ping = try await Self.startPing(h)
         h.bird.dropConnection()
-        #expect(await task.value == .failure(.connectionClosed))
+        #expect(await Self.result(ping, h) == .failure(.connectionClosed))
         #expect(first.aborted)
         await h.advance(.seconds(60))
         let second = try await h.connect(id: "2.2")
@@ -142,12 +154,12 @@ struct RoundTripTests {
     func concurrentCalls() async throws {
         let h = Harness()
         let socket = try await h.connect()
-        let (a, _) = try await Self.startPing(h)
+        let a = try await Self.startPing(h)
         await h.advance(.milliseconds(10))
-        let (b, _) = try await Self.startPing(h, pingsBefore: 1)
+        let b = try await Self.startPing(h, pingsBefore: 1)
         await h.advance(.milliseconds(5))
         socket.receive(event: "bird:pong")
-        #expect(await a.value == .success(.milliseconds(15)))
-        #expect(await b.value == .success(.milliseconds(15)))
+        #expect(await Self.result(a, h) == .success(.milliseconds(15)))
+        #expect(await Self.result(b, h) == .success(.milliseconds(15)))
     }
 }
