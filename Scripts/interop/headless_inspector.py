@@ -149,6 +149,10 @@ s.send("frobnicate")
 check("unknown command → command_error", s.wait_for(lambda l: l.get("type") == "command_error" and "frobnicate" in l.get("command", "")) is not None)
 s.send("subscribe presence-extra")
 check("subscribe command", s.wait_for(lambda l: l.get("type") == "subscribed" and l.get("channel") == "presence-extra") is not None)
+s.send("ping")
+rtt = s.wait_for(lambda l: l.get("type") == "rtt")
+check("ping → an rtt line with the round-trip time in ms", rtt is not None and isinstance(rtt.get("ms"), (int, float))
+      and 0 <= rtt["ms"] < 10_000, f"({rtt})")
 s.send("signin")
 check("signin", s.wait_for(lambda l: l.get("type") == "signin" and l.get("member_id") == "inspector") is not None)
 
@@ -203,6 +207,11 @@ restart = next((i for i, s in enumerate(states) if s.get("close_code") == 4200),
 check("--scenario edge-restart: 4200 → connecting at once, backoff while down, connected again",
       restart is not None and states[restart]["current"] == "connecting"
       and "unavailable" in seq[restart:] and seq[-1] == "connected", f"(states: {seq})")
+steps = [l for l in (json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")) if l.get("type") == "scenario"]
+restart_step = next((l for l in steps if l.get("action") == "restart"), None)
+check("--scenario edge-restart: a scenario line per runner line, the restart with its step and when the edge is back",
+      restart_step is not None and restart_step.get("name") == "edge-restart" and restart_step.get("step") == 1
+      and "edge_back_at" in restart_step and steps[-1].get("text") == "done", f"(scenario lines: {steps})")
 p = subprocess.run([BIN, "--sandbox", "--scenario", "no-such-scenario"], capture_output=True, text=True, timeout=10)
 check("an unknown scenario exits 2 naming the built-ins", p.returncode == 2 and "edge-restart" in p.stderr)
 

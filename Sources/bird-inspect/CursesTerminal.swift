@@ -18,9 +18,10 @@ final class CursesTerminal {
     private var colours = false
     private var ended = false
 
-    /// Takes over the terminal (alternate screen, no echo, keypad, colours). Crash handlers and an
+    /// Takes over the terminal (alternate screen, no echo, keypad, and colours unless `colours` is
+    /// false: then no colour is ever set, `--theme mono` / `NO_COLOR`). Crash handlers and an
     /// `atexit` hook (Signals.swift) give it back on exits that skip `end()`.
-    init() {
+    init(colours wanted: Bool = true) {
         setlocale(LC_ALL, "")
         if let codeset = nl_langinfo(nl_item(CODESET)) {
             unicode = String(cString: codeset).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
@@ -34,7 +35,7 @@ final class CursesTerminal {
         keypad(bird_stdscr(), true)
         bird_set_escdelay(25)
         curs_set(0)
-        if has_colors() {
+        if wanted && has_colors() {
             start_color()
             use_default_colors()
             colours = true

@@ -105,7 +105,17 @@ final class LiveSession: @unchecked Sendable {
         demo?.start()
         if let sandbox, let name = options.scenario {
             do {
-                scenario = ScenarioRunner(scenario: try ScenarioCatalogue.load(name), control: sandbox)
+                let inbox = self.inbox
+                let loaded = try ScenarioCatalogue.load(name)
+                // Each line the runner logs becomes a `scenario` entry (log, JSONL, recording).
+                scenario = ScenarioRunner(scenario: loaded, control: sandbox) { _ in } report: { report in
+                    var down: Double?
+                    if case .restart(_, _, let seconds)? = report.action { down = seconds }
+                    let now = Date()
+                    let step = ClientFeed.scenario(name: loaded.name, step: report.step, action: report.action?.name,
+                                                   text: report.text, restartDownSeconds: down, at: now)
+                    inbox.post(.client(step, at: now))
+                }
             } catch {
                 throw SessionError("--scenario: \(error)")
             }
@@ -181,6 +191,16 @@ final class LiveSession: @unchecked Sendable {
             client.dropConnection()
         case .closeConnection(let id, let code, let reason):
             closeConnection(id: id, code: code, reason: reason)
+        case .ping:
+            // The round trip itself arrives through onRoundTrip / onActivity; only a failure is said here.
+            let client = self.client
+            Task { [inbox] in
+                do throws(PingError) {
+                    _ = try await client.ping()
+                } catch {
+                    inbox.post(.client(.commandError(command: "ping", message: error.message), at: Date()))
+                }
+            }
         case .quit:
             break
         }
@@ -254,6 +274,7 @@ final class LiveSession: @unchecked Sendable {
             client.onSigninError { [weak self] in self?.handle(.signinError($0), recording: false) }
             client.onNetworkPathChange { [weak self] in self?.handle(.networkPath($0), recording: false) }
             client.onEndpointResolution { [weak self] in self?.handle(.endpoint($0), recording: false) }
+            client.onRoundTrip { [weak self] in self?.handle(.roundTrip($0), recording: false) }
         }
         client.onChannelEvent { [weak self] event in
             self?.channelEvent(event)

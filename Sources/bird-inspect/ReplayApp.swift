@@ -89,7 +89,7 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
     }
     if stopRequested != 0 { return 0 }
     let start = Date()
-    let terminal = CursesTerminal()
+    let terminal = CursesTerminal(colours: options.colours)
     defer { terminal.end() }
     var model = Model(replaying: index, file: (path as NSString).lastPathComponent, speed: options.speed,
                       size: terminal.size, utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: start),

@@ -31,7 +31,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
             }
         }
     }
-    let terminal = CursesTerminal()
+    let terminal = CursesTerminal(colours: options.colours)
     defer { terminal.end() }
 
     let offset = TimeZone.current.secondsFromGMT(for: start)

@@ -28,6 +28,8 @@ func caseName(_ event: ClientEvent) -> String {
     case .dropped: return "dropped"
     case .networkPath: return "networkPath"
     case .endpoint: return "endpoint"
+    case .roundTrip: return "roundTrip"
+    case .scenario: return "scenario"
     }
 }
 
@@ -99,6 +101,13 @@ let exactEvents: [ClientEvent] = [
                               ciphertext: #"{"nonce":"bm9uY2U=","ciphertext":"Y2lwaGVy"}"#)),
     .error(ErrorReport(message: "event paid on private-encrypted-x was not delivered", kind: "decryption",
                        channel: "private-encrypted-x", event: "paid")),
+    .roundTrip(.microseconds(12_345)),
+    .roundTrip(.zero),
+    .roundTrip(.seconds(3)),
+    .scenario(ScenarioStepRecord(name: "edge-restart", step: 1, action: "restart",
+                                 text: "closed all with 4200 \"edge restarting\", down for 3.0 s",
+                                 edgeBackAt: RecordingTime.parse("2023-11-14T22:13:23.000Z") ?? t0)),
+    .scenario(ScenarioStepRecord(name: "edge-restart", text: "done")),
 ]
 
 @Suite("Recordings: E lines read back")
@@ -112,7 +121,7 @@ struct JSONLinesDecodingTests {
             #expect(JSONLines.decode(line: JSONLines.line(event, at: t0, monoMs: 12.5)) == event)
         }
         let names = Set(exactEvents.map(caseName))
-        #expect(names.count == 17, "cases covered: \(names.sorted())")
+        #expect(names.count == 19, "cases covered: \(names.sorted())")
     }
 
     @Test("documented lossy cases come back as documented")

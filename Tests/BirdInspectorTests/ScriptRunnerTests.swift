@@ -57,6 +57,24 @@ struct ScriptRunnerTests {
         #expect(d.runner.exitCode == 0 && d.runner.isFinished)
     }
 
+    @Test("ping waits for connected, then is performed; without a connection it fails after the timeout")
+    func pingWaitsForConnected() {
+        var d = ScriptDriver()
+        d.input("ping")
+        #expect(d.take().isEmpty, "not connected yet: the ping waits")
+        d.connect(at: 0.5)
+        #expect(d.take() == [.perform(.ping)])
+        var e = ScriptDriver()
+        e.input("ping")
+        e.tick(9.9)
+        #expect(e.take().isEmpty)
+        e.tick(10)
+        #expect(e.take().contains { action in
+            guard case .commandError(let command, let message) = action else { return false }
+            return command == "ping" && message.contains("not connected")
+        })
+    }
+
     @Test("a trigger gives up after the timeout and says why, with the subscription error when known")
     func triggerTimesOut() {
         var d = ScriptDriver()

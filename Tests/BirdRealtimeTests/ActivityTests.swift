@@ -16,6 +16,7 @@ struct ActivityTests {
             return "\(direction == .inbound ? "in" : "out"):\((try? WireMessage.decode(text))?.event ?? "?")"
         case .networkPath(let path): return "network:\(path.isUsable ? "usable" : "down")"
         case .endpoint(let resolution): return "endpoint:\(resolution)"
+        case .roundTrip(let rtt): return "rtt:\(rtt)"
         }
     }
 

@@ -74,10 +74,13 @@ final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// Complete stdout lines only: a line still being written (a peer printing unbuffered, as
+    /// with PYTHONUNBUFFERED=1, writes `print`'s parts one by one) is not a line yet.
     var stdoutLines: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard let lastNewline = out.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+        return String(decoding: out[..<lastNewline], as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     var stderr: String {

@@ -229,6 +229,29 @@ private final class RecordingControl: ScenarioControl, Sendable {
         #expect(done.log.last == "scenario edge-restart: done")
     }
 
+    @Test("each logged line is also reported in parts: step number, action and outcome")
+    func reportsEachLine() {
+        let scheduler = VirtualScheduler()
+        let control = RecordingControl(connections: [("c1", nil)], clock: { scheduler.now })
+        let reports = Mutex<[ScenarioRunner.Report]>([])
+        let logged = Mutex<[String]>([])
+        let runner = ScenarioRunner(
+            scenario: ScenarioCatalogue.named("edge-restart")!, control: control, scheduler: scheduler
+        ) { line in logged.withLock { $0.append(line) } } report: { report in reports.withLock { $0.append(report) } }
+        runner.start()
+        scheduler.advance(by: 10)
+        let got = reports.withLock { $0 }
+        #expect(got.map(\.line) == logged.withLock { $0 })
+        #expect(got.map(\.step) == [nil, 1, nil])
+        #expect(got.map(\.text).last == "done")
+        guard got.count == 3, case .restart(_, _, let down)? = got[1].action else {
+            Issue.record("no restart step reported: \(got.map(\.line))")
+            return
+        }
+        #expect(down == 5)
+        #expect(got[1].text.contains("down for 5.0 s"), "\(got[1].text)")
+    }
+
     @Test func overCapacity() {
         let (calls, _, runner) = run(ScenarioCatalogue.named("over-capacity")!, for: 30)
         #expect(calls == ["3 refuse 4100 over capacity 15.0", "3 closeAll 4100 over capacity", "18 accept"])

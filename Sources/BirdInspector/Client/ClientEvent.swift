@@ -239,6 +239,31 @@ public struct ErrorReport: Sendable, Equatable {
     public static let decryptionKind = "decryption"
 }
 
+/// A line of a `--scenario`'s runner as the inspector records it (a `scenario` line): its start,
+/// a step it performed, or its end; for a restart, when the edge accepts connections again.
+public struct ScenarioStepRecord: Sendable, Equatable {
+    /// The scenario's name (`edge-restart`).
+    public var name: String
+    /// The step's number, from 1 (nil for the start and `done` lines).
+    public var step: Int?
+    /// The step's action (`restart`, `drop`, …; nil for the start and `done` lines).
+    public var action: String?
+    /// What happened (`closed all with 4200 "edge restarting", down for 3.0 s`), the scenario's
+    /// description at the start, or `done`.
+    public var text: String
+    /// For a restart: when its down time ends and the edge takes connections again.
+    public var edgeBackAt: Date?
+
+    /// A scenario line.
+    public init(name: String, step: Int? = nil, action: String? = nil, text: String, edgeBackAt: Date? = nil) {
+        self.name = name
+        self.step = step
+        self.action = action
+        self.text = text
+        self.edgeBackAt = edgeBackAt
+    }
+}
+
 /// Everything the client reports, one case per callback (the lines of docs/PROTOCOL.md § Headless output).
 public enum ClientEvent: Sendable, Equatable {
     case stateChanged(StateChangeRecord)
@@ -264,6 +289,12 @@ public enum ClientEvent: Sendable, Equatable {
     /// The inspector fell behind: `count` channel events (and `wire` recording lines) that
     /// arrived from `since` on were dropped, not shown, printed or recorded (not a client callback).
     case dropped(count: Int, wire: Int, since: Date)
+    /// A protocol ping was answered after this round-trip time (the client's liveness ping or
+    /// one the inspector asked for; an `rtt` line).
+    case roundTrip(Duration)
+    /// A step the `--scenario` runner performed on the embedded sandbox (not a client callback;
+    /// a `scenario` line).
+    case scenario(ScenarioStepRecord)
 
     /// The channel this event concerns, if any.
     public var channel: String? {

@@ -5,6 +5,7 @@
 
 import BirdRealtime
 import BirdRecording
+import BirdWire
 import Foundation
 
 /// The library's callbacks mapped to `ClientEvent`s and recording entries.
@@ -18,7 +19,7 @@ public enum ClientFeed {
     }
 
     /// The item an `onActivity` notification becomes: state changes, retries, errors, sign-in
-    /// errors, network paths and endpoint resolutions are client events; wire messages are `wire` entries when `recording`, else nothing.
+    /// errors, network paths, endpoint resolutions and round trips are client events; wire messages are `wire` entries when `recording`, else nothing.
     public static func item(_ activity: ClientActivity, recording: Bool) -> Item? {
         switch activity {
         case .stateChange(let change):
@@ -40,7 +41,17 @@ public enum ClientFeed {
             return .client(.networkPath(NetworkPathRecord(usable: path.isUsable, description: path.description)))
         case .endpoint(let resolution):
             return .client(.endpoint(record(resolution)))
+        case .roundTrip(let rtt):
+            return .client(.roundTrip(rtt))
         }
+    }
+
+    /// A `--scenario` runner's report (BirdSandbox's `ScenarioRunner.Report`) as a `scenario`
+    /// event; for a restart (`restartDownSeconds`) with when its down time ends, counted from `at`.
+    public static func scenario(name: String, step: Int?, action: String?, text: String, restartDownSeconds: Double?,
+                                at: Date) -> ClientEvent {
+        let back = restartDownSeconds.flatMap { $0.isFinite && $0 >= 0 ? Checked.date(at, plus: $0) : nil }
+        return .scenario(ScenarioStepRecord(name: name, step: step, action: action, text: text, edgeBackAt: back))
     }
 
     /// An endpoint resolution as the inspector records it: the socket URL without its query

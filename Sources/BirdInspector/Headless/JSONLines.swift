@@ -41,6 +41,8 @@ public enum JSONLines {
         case .dropped: return "dropped"
         case .networkPath: return "network"
         case .endpoint: return "endpoint"
+        case .roundTrip: return "rtt"
+        case .scenario: return "scenario"
         }
     }
 
@@ -136,6 +138,14 @@ public enum JSONLines {
             case .failed(let reason):
                 f.append(s("reason", Redaction.scrub(reason)))
             }
+        case .roundTrip(let rtt):
+            f.append(raw("ms", RoundTripText.milliseconds(rtt)))
+        case .scenario(let step):
+            f.append(s("name", step.name))
+            if let number = step.step { f.append(n("step", number)) }
+            if let action = step.action { f.append(s("action", action)) }
+            f.append(s("text", Redaction.scrub(step.text)))
+            if let back = step.edgeBackAt { f.append(s("edge_back_at", RecordingTime.iso(back))) }
         }
         return f
     }

@@ -8,6 +8,7 @@
 // - `members`: the roster comes back sorted by id (as written);
 // - `endpoint`: the socket URL without its query string (as written);
 // - `subscribed`: no continuity from lines written before it was (or with an unknown outcome);
+// - `rtt`: a round-trip time finer than a microsecond;
 // - causes: a cause whose text matches one of the fixed sentences (or a network or endpoint
 //   sentence) comes back as that case;
 //   `.other` text comes back as `.other`; a text with a close code that is no longer a known
@@ -115,6 +116,14 @@ extension JSONLines {
             default:
                 return nil
             }
+        case "rtt":
+            guard let ms = f.number("ms"), ms >= 0, ms <= Double(RecordingFormat.maxMonoMs) else { return nil }
+            return .roundTrip(.microseconds(Checked.int(ms * 1_000)))
+        case "scenario":
+            guard let name = f.string("name") else { return nil }
+            return .scenario(ScenarioStepRecord(name: name, step: f.int("step"), action: f.string("action"),
+                                                text: f.string("text") ?? "",
+                                                edgeBackAt: f.string("edge_back_at").flatMap(RecordingTime.parse)))
         default:
             return nil
         }

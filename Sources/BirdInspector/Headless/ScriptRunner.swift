@@ -211,6 +211,16 @@ public struct ScriptRunner: Sendable {
                 } else {
                     return actions
                 }
+            case .run(.ping):
+                // A ping needs a connection: it waits for one, as `close CODE` does.
+                if state == .connected {
+                    finishHead()
+                    actions.append(.perform(.ping))
+                } else if waited >= defaultTimeout {
+                    actions.append(fail(item, "not connected after \(Self.seconds(defaultTimeout))"))
+                } else {
+                    return actions
+                }
             case .run(.signin):
                 if !signinSent {
                     signinSent = true

@@ -23,6 +23,8 @@ public enum Command: Sendable, Equatable {
     /// Ask the attached sandbox to close connection `connectionId` with `code` and `reason`
     /// (`POST /sandbox/connections/{id}/close`).
     case closeConnection(connectionId: String, code: Int, reason: String)
+    /// `bird.ping()`: a protocol ping now (its round-trip time arrives as an `rtt` event).
+    case ping
     /// Exit the inspector.
     case quit
 
@@ -38,6 +40,7 @@ public enum Command: Sendable, Equatable {
         case .connect: return "connect"
         case .drop: return "drop"
         case .closeConnection: return "close"
+        case .ping: return "ping"
         case .quit: return "quit"
         }
     }
@@ -47,11 +50,11 @@ public enum Command: Sendable, Equatable {
 public enum CommandText {
     /// The commands, for help text.
     public static let usage = "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · "
-        + "connect · drop · close CODE [REASON] · help · quit"
+        + "connect · drop · close CODE [REASON] · ping · help · quit"
 
     /// Every command word, in help order; any unique prefix stands for one (`sub`, `unsub`, `dis`).
     public static let verbs = ["subscribe", "unsubscribe", "trigger", "signin", "signout", "disconnect", "connect", "drop",
-                               "close", "help", "quit"]
+                               "close", "ping", "help", "quit"]
 
     /// The command word `word` stands for: itself, an alias (`q`, `exit`) or the one command it is
     /// a prefix of. The error names the candidates when it is a prefix of several.
@@ -131,6 +134,7 @@ public enum CommandText {
         case "disconnect": return noArgs(.disconnect)
         case "connect": return noArgs(.connect)
         case "drop": return noArgs(.drop)
+        case "ping": return noArgs(.ping)
         case "quit": return noArgs(.quit)
         case "help": return .failure(.init("help: the commands are \(usage)"))
         case "wait": return .failure(.init("wait … is for scripts on stdin (--jsonl): \(ScriptCommand.waitUsage)"))

@@ -5,7 +5,7 @@ import Foundation
 /// Everything a key can do.
 public enum Action: String, Sendable, CaseIterable {
     // Main screen.
-    case subscribe, unsubscribe, trigger, signin, signout, disconnect, connect, drop, closeMenu
+    case subscribe, unsubscribe, trigger, signin, signout, disconnect, connect, drop, closeMenu, ping
     case filter, pause, follow, detail, nextPane, previousPane, commandLine, help, quit
     case up, down, pageUp, pageDown, top
     // Overlays and prompts.
@@ -110,6 +110,10 @@ public enum KeyBindings {
                   if !m.config.sandboxAttached { return "not attached to a sandbox (--sandbox or --sandbox-control URL)" }
                   return m.connection.state == .connected && m.connection.connectionId != nil ? nil : "not connected"
               }),
+        .init(.main, [.char("r")], .ping, "ping",
+              "Ping the edge now: the round-trip time goes to the log and the Connection pane's rtt line", short: "rtt",
+              footer: true, live: true,
+              unavailable: { m in m.connection.state == .connected ? nil : "not connected" }),
         .init(.main, [.char("/")], .filter, "filter", "Filter the event log by text (channel, event, data)", short: "find", footer: true),
         .init(.main, [.char("p")], .pause, "pause", "Pause the event log / follow it again", footer: true),
         .init(.main, [.char("G"), .end], .follow, "follow", "Go live: follow the newest events",

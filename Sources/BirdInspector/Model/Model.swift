@@ -87,6 +87,13 @@ public struct ConnectionInfo: Sendable, Equatable {
     public var networkPath: NetworkPathRecord?
     /// What the client last did about the endpoint (nil: no endpoint provider reported).
     public var endpoint: EndpointRecord?
+    /// The latest round-trip times, oldest first (at most ``roundTripHistory``).
+    public var roundTrips: [Duration] = []
+    /// When the `--scenario`'s latest edge restart ends its down time (nil: none seen).
+    public var edgeBackAt: Date?
+
+    /// How many round-trip times the Connection pane summarises.
+    public static let roundTripHistory = 20
 
     /// Whether the client is waiting for the network: `unavailable` because there is none, with
     /// nothing scheduled (the Connection pane shows "waiting for network" instead of a countdown).
@@ -99,7 +106,8 @@ public struct ConnectionInfo: Sendable, Equatable {
         a.state == b.state && a.since == b.since && a.connectionId == b.connectionId && a.lastCause == b.lastCause
             && a.lastClose?.code == b.lastClose?.code && a.lastClose?.reason == b.lastClose?.reason
             && a.nextAttemptAt == b.nextAttemptAt && a.attempt == b.attempt && a.memberId == b.memberId
-            && a.networkPath == b.networkPath && a.endpoint == b.endpoint
+            && a.networkPath == b.networkPath && a.endpoint == b.endpoint && a.roundTrips == b.roundTrips
+            && a.edgeBackAt == b.edgeBackAt
     }
 }
 

@@ -122,6 +122,7 @@ public enum Inspector {
         case .disconnect: return perform(.disconnect, &model)
         case .connect: return perform(.connect, &model)
         case .drop: return perform(.drop, &model)
+        case .ping: return perform(.ping, &model)
         case .closeMenu: model.mode = .closeMenu(selected: CloseCodeText.menuCodes.firstIndex(of: 4009) ?? 0)
         case .filter: model.mode = .prompt(Prompt(purpose: .filter(previous: model.filter), text: model.filter))
         case .pause:
@@ -313,6 +314,11 @@ public enum Inspector {
                 return [.closeConnection(connectionId: current, code: code, reason: reason)]
             }
         case .quit: model.quitting = true
+        case .ping:
+            guard model.connection.state == .connected else {
+                commandError("ping", "not connected", &model)
+                return []
+            }
         case .disconnect, .connect, .drop: break
         }
         return [command]

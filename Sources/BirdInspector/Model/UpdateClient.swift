@@ -108,6 +108,12 @@ extension Inspector {
             model.connection.endpoint = endpoint
         case .commandError(let command, let message):
             refuse("\(command): \(message)", &model)
+        case .roundTrip(let rtt):
+            model.connection.roundTrips.append(rtt)
+            let excess = model.connection.roundTrips.count - ConnectionInfo.roundTripHistory
+            if excess > 0 { model.connection.roundTrips.removeFirst(excess) }
+        case .scenario(let step):
+            if let back = step.edgeBackAt { model.connection.edgeBackAt = back }
         case .dropped(let count, let wire, let since):
             model.dropped.events += max(0, count)
             model.dropped.wire += max(0, wire)

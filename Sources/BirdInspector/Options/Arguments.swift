@@ -56,6 +56,12 @@ public struct InspectorOptions: Sendable, Equatable {
     /// `--wait-timeout S` with `--jsonl`: how long a script command waits for what it needs
     /// (a trigger for its channel, a sign-in, a `wait` without its own timeout).
     public var waitTimeout: Double = 10
+    /// `--theme`: `default` (colours) or `mono` (no colour at all; bold and reverse stay). The
+    /// default is `mono` when `NO_COLOR` is set to anything but the empty string (no-color.org).
+    public var theme = "default"
+
+    /// Whether the terminal may use colours (`--theme default`).
+    public var colours: Bool { theme != "mono" }
 
     /// Defaults.
     public init() {}
@@ -114,8 +120,9 @@ public enum Arguments {
                             [--member-auth-endpoint URL] [--dialect bird|pusher] [--subscribe CH]...
                             [--signin] [--sandbox-control URL] [--scenario NAME|FILE]
                             [--demo-rate N] [--jsonl] [--wait-timeout S] [--record FILE]
-                            [--duration S] [--log-size N]
+                            [--duration S] [--log-size N] [--theme default|mono]
                bird-inspect --replay FILE [--speed X] [--jsonl] [--duration S] [--log-size N]
+                            [--theme default|mono]
                bird-inspect doctor [--sandbox | --app-key K …] [--channel NAME]… [--timeout S] [--json]
                bird-inspect report RECORDING -o FILE|- [--force]
                bird-inspect --help | --version
@@ -159,6 +166,8 @@ public enum Arguments {
           --replay FILE             play a recording: no client, no network (BIRD_REPLAY)
           --speed X                 with --replay: playback speed, 0.001–10000, default 1; 0 plays without
                                     waiting (BIRD_SPEED)
+          --theme default|mono      colours, or none at all (bold and reverse stay); default mono when
+                                    NO_COLOR is set (BIRD_THEME)
           --help, --version
 
         exit codes: 0 ok (with --jsonl: every command succeeded, or stdout was closed), 1 a command
@@ -222,6 +231,7 @@ public enum Arguments {
                 case "--record": o.record = try path(try value(), flag)
                 case "--replay": o.replay = try path(try value(), flag)
                 case "--speed": o.speed = try speed(try value(), flag)
+                case "--theme": o.theme = try theme(try value(), flag)
                 default:
                     throw ArgumentError(flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
                 }
@@ -268,6 +278,8 @@ public enum Arguments {
         if let f = env["BIRD_RECORD"], !f.isEmpty { o.record = f }
         if let f = env["BIRD_REPLAY"], !f.isEmpty { o.replay = f }
         if let x = env["BIRD_SPEED"], !x.isEmpty { o.speed = try speed(x, "BIRD_SPEED") }
+        if let n = env["NO_COLOR"], !n.isEmpty { o.theme = "mono" }
+        if let t = env["BIRD_THEME"], !t.isEmpty { o.theme = try theme(t, "BIRD_THEME") }
         if let t = env["BIRD_WAIT_TIMEOUT"], !t.isEmpty { o.waitTimeout = try number(t, "BIRD_WAIT_TIMEOUT", min: 0.1, max: 86_400) }
     }
 
@@ -350,6 +362,11 @@ public enum Arguments {
         guard let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = c.host, !host.isEmpty
         else { throw ArgumentError("\(name) must be an http(s) URL, not “\(s)”") }
+        return s
+    }
+
+    static func theme(_ s: String, _ flag: String) throws -> String {
+        guard s == "default" || s == "mono" else { throw ArgumentError("\(flag) must be default or mono, not “\(s)”") }
         return s
     }
 

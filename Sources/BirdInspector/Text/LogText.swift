@@ -31,6 +31,8 @@ public enum LogText {
         case .dropped: return "✗ dropped"
         case .networkPath: return "◆ network"
         case .endpoint: return "◆ endpoint"
+        case .roundTrip: return "◆ rtt"
+        case .scenario: return "◆ scenario"
         }
     }
 
@@ -81,6 +83,11 @@ public enum LogText {
             return (path.usable ? "up · " : "down · ") + Redaction.scrub(path.description)
         case .endpoint(let endpoint):
             return endpointText(endpoint)
+        case .roundTrip(let rtt):
+            return "round trip \(RoundTripText.milliseconds(rtt)) ms"
+        case .scenario(let step):
+            let head = step.step.map { "step \($0)" + (step.action.map { " \($0)" } ?? "") + ": " } ?? ""
+            return "\(step.name): " + head + Redaction.scrub(step.text)
         }
     }
 
@@ -119,6 +126,8 @@ public enum LogText {
         case .endpoint(.resolving): return .warn
         case .endpoint(.resolved): return .info
         case .endpoint(.failed): return .bad
+        case .roundTrip: return .info
+        case .scenario: return .accent
         }
     }
 

@@ -82,6 +82,15 @@ extension Inspector {
                       c.memberId.map { ($0, CellStyle(.info, bold: true)) } ?? ("not signed in", label)])
         lines.append(networkLine(model, label: label))
         lines.append(contentsOf: edgeLines(model, label: label))
+        // A `--scenario` restart: when the edge takes connections again (derived from the step).
+        if let back = c.edgeBackAt {
+            let clock = TimeText.clockSeconds(back, utcOffsetSeconds: model.config.utcOffsetSeconds)
+            lines.append(back > model.now
+                ? [("scenario: ", label), ("edge down until \(clock)", CellStyle(.warn, bold: true))]
+                : [("scenario: ", label), ("edge back at \(clock)", CellStyle(.accent))])
+        }
+        // The latest protocol ping's round-trip time and a summary of the last ones.
+        lines.append([("rtt: ", label), RoundTripText.summary(c.roundTrips).map { ($0, CellStyle.plain) } ?? ("—", label)])
         // The activity timeout in force: the library's negotiated value (the handshake's when lower)
         // once connected; until then the option.
         let activity = c.activityTimeout.map { TimeText.seconds($0) } ?? "\(TimeText.seconds(model.config.activityTimeout)) (option)"

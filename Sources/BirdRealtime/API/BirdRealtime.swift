@@ -52,6 +52,26 @@ public final class BirdRealtime: Sendable {
     /// (or the static one, when only handshake headers are provided); nil before the first answer.
     public var resolvedEndpoint: RealtimeEndpoint? { core.snapshot.withLock { $0.resolvedEndpoint } }
 
+    /// The round-trip time of the latest protocol ping answered (`bird:ping` → `bird:pong`, or
+    /// `pusher:ping` → `pusher:pong`), measured on the client's clock from sending the ping to
+    /// the pong's arrival; nil before the first. Kept across reconnects until a newer one.
+    public var lastRoundTrip: Duration? { core.snapshot.withLock { $0.lastRoundTrip } }
+
+    /// Sends a protocol ping now and returns the round-trip time when its pong arrives (also
+    /// reported to `onRoundTrip` and kept in ``lastRoundTrip``). A pong answers every ping out,
+    /// so calls made while one is out share its measurement.
+    ///
+    /// - Throws: ``PingError/notConnected`` unless `connected`; ``PingError/timedOut(after:)``
+    ///   when no pong arrives within `timeout` (the connection is left to the liveness rules);
+    ///   ``PingError/connectionClosed`` when the connection ends first.
+    public func ping(timeout: Duration = .seconds(5)) async throws(PingError) -> Duration {
+        let core = self.core
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Duration, PingError>, Never>) in
+            core.queue.async { core.requestPing(timeout: timeout, continuation) }
+        }
+        return try result.get()
+    }
+
     /// Opens a connection from `disconnected` or `failed` (a fresh start: attempt counter reset);
     /// from `unavailable` it cuts the wait short. No effect while connecting or connected. While
     /// the network is down it goes (or stays) `unavailable` and connects when the network returns.
@@ -148,8 +168,15 @@ public final class BirdRealtime: Sendable {
         observe(.endpoint) { if case .endpoint(let resolution) = $0 { handler(resolution) } }
     }
 
+    /// Calls `handler` with the round-trip time of each protocol ping answered — the client's
+    /// own liveness pings and ``ping(timeout:)``'s — as the pong arrives.
+    @discardableResult
+    public func onRoundTrip(_ handler: @escaping @Sendable (Duration) -> Void) -> BindingToken {
+        observe(.roundTrip) { if case .roundTrip(let rtt) = $0 { handler(rtt) } }
+    }
+
     /// Calls `handler` with every state change, retry, error, sign-in error, wire message,
-    /// network path and endpoint resolution in one stream, in the order they happened — what a
+    /// network path, endpoint resolution and round trip in one stream, in the order they happened — what a
     /// recorder wants (first the current connection's notifications since its `connecting`).
     @discardableResult
     public func onActivity(_ handler: @escaping @Sendable (ClientActivity) -> Void) -> BindingToken {

@@ -2,7 +2,8 @@
 /// kind in one stream, in the order they happened.
 ///
 /// Each case is also delivered to its own observer (`onStateChange`, `onRetryScheduled`,
-/// `onError`, `onSigninError`, `onWireMessage`); a recorder that wants one ordered log of all of
+/// `onError`, `onSigninError`, `onWireMessage`, `onNetworkPathChange`, `onEndpointResolution`,
+/// `onRoundTrip`); a recorder that wants one ordered log of all of
 /// them registers once with `onActivity`.
 public enum ClientActivity: Sendable, CustomStringConvertible {
     /// A state transition (`onStateChange`).
@@ -20,6 +21,8 @@ public enum ClientActivity: Sendable, CustomStringConvertible {
     /// The endpoint of the attempt under way is being resolved, was resolved, or could not be
     /// (`onEndpointResolution`; only with an endpoint or handshake headers provider).
     case endpoint(EndpointResolution)
+    /// A protocol ping was answered after this round-trip time (`onRoundTrip`).
+    case roundTrip(Duration)
 
     public var description: String {
         switch self {
@@ -30,6 +33,7 @@ public enum ClientActivity: Sendable, CustomStringConvertible {
         case .wireMessage(let direction, let text): return "\(direction) \(text)"
         case .networkPath(let path): return "network \(path)"
         case .endpoint(let resolution): return resolution.description
+        case .roundTrip(let rtt): return "round trip \(rtt)"
         }
     }
 }

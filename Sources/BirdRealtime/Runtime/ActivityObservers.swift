@@ -1,5 +1,5 @@
 /// The observers of the connection's notifications (state changes, retries, errors, sign-in
-/// errors, wire messages, network paths, endpoint resolutions), with a start-up buffer so that an observer registered at any time
+/// errors, wire messages, network paths, endpoint resolutions, round trips), with a start-up buffer so that an observer registered at any time
 /// sees the current connection from its `connecting` on.
 ///
 /// Every notification delivered is also kept in one buffer of tagged items, in delivery order
@@ -22,7 +22,8 @@ final class ActivityObservers: @unchecked Sendable {
         static let wire = Kinds(rawValue: 16)
         static let network = Kinds(rawValue: 32)
         static let endpoint = Kinds(rawValue: 64)
-        static let all: Kinds = [.state, .retry, .error, .signinError, .wire, .network, .endpoint]
+        static let roundTrip = Kinds(rawValue: 128)
+        static let all: Kinds = [.state, .retry, .error, .signinError, .wire, .network, .endpoint, .roundTrip]
     }
 
     typealias Handler = @Sendable (ClientActivity) -> Void
@@ -163,6 +164,7 @@ extension ClientActivity {
         case .wireMessage: return .wire
         case .networkPath: return .network
         case .endpoint: return .endpoint
+        case .roundTrip: return .roundTrip
         }
     }
 

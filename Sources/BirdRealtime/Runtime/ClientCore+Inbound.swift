@@ -40,7 +40,7 @@ extension ClientCore {
             case .connectionEstablished: handleHandshake(message)
             case .error: handleWireError(message)
             case .ping: send([WireMessage(event: ProtocolEvent.pong.wireName(dialect), value: [:]).encode()])
-            case .pong: break
+            case .pong: pongReceived()
             case .subscriptionSucceeded: handleSubscriptionSucceeded(message)
             case .subscriptionError: handleSubscriptionError(message)
             case .memberAdded: handleMemberAdded(message)

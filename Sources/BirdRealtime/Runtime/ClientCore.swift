@@ -13,6 +13,8 @@ final class ClientCore: @unchecked Sendable {
         var networkPath: NetworkPath?
         /// The endpoint the latest attempt resolved through the providers.
         var resolvedEndpoint: RealtimeEndpoint?
+        /// The latest protocol ping's round-trip time (`ClientCore+Ping.swift`).
+        var lastRoundTrip: Duration?
     }
 
     enum TimerKind: Hashable {
@@ -70,6 +72,11 @@ final class ClientCore: @unchecked Sendable {
     var stagingDepth = 0
     /// The clock's uptime when the transport batch being handled arrived (read once per batch).
     var batchArrival: Duration?
+    /// The round-trip measurement of the protocol ping out, if any, and the `ping(timeout:)`
+    /// calls waiting for its pong (`ClientCore+Ping.swift`).
+    var roundTrip = RoundTripMeter()
+    var pingWaiters: [Int: PingWaiter] = [:]
+    var nextPingId = 0
 
     init(options: BirdRealtime.Options, environment: RealtimeEnvironment) {
         self.options = options
@@ -132,6 +139,7 @@ final class ClientCore: @unchecked Sendable {
         detachTransport()?.close(code: 1000, reason: "client released")
         stopNetworkMonitor()
         for task in inflight.values { task.cancel() }
+        pingConnectionEnded()
         let waiters = signin.waiters
         signin.waiters = []
         for waiter in waiters {
@@ -165,11 +173,11 @@ final class ClientCore: @unchecked Sendable {
                 }
             case .sendPing(let pongTimeout):
                 log(.debug, "no activity for \(machine.liveness.activityTimeout); sending ping")
-                send([WireMessage(event: ProtocolEvent.ping.wireName(dialect), value: [:]).encode()])
+                sendProtocolPing()
                 arm(.pong, after: pongTimeout) { core in core.perform(core.machine.pongTimerFired()) }
             case .pingNow(let pongTimeout, let reason):
                 log(.info, "\(reason); sending ping now")
-                send([WireMessage(event: ProtocolEvent.ping.wireName(dialect), value: [:]).encode()])
+                sendProtocolPing()
                 arm(.pong, after: pongTimeout) { core in core.perform(core.machine.pongTimerFired()) }
             case .cancelLiveness:
                 cancelTimer(.activity)
@@ -182,6 +190,7 @@ final class ClientCore: @unchecked Sendable {
                 signinOnConnect(connectionId: id)
             case .didLoseConnection:
                 connectionLost()
+                pingConnectionEnded()
             case .reportError(let error):
                 reportError(error)
             }

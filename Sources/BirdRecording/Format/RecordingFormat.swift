@@ -24,6 +24,7 @@ public enum RecordingFormat {
     public static let eventLineTypes: Set<String> = [
         "state", "retry", "subscribed", "subscription_error", "event", "members", "member_added", "member_removed",
         "connection_count", "signin", "signin_error", "error", "sent", "command_error", "dropped", "network", "endpoint",
+        "rtt", "scenario",
     ]
 
     /// `mono_ms` as written: milliseconds with exactly three decimals ("1234.567"); never negative.

@@ -43,7 +43,7 @@ struct SummaryBuilder {
     static let knownTypes: Set<String> = [
         "recording", "state", "retry", "subscribed", "subscription_error", "event", "members", "member_added",
         "member_removed", "connection_count", "signin", "signin_error", "error", "sent", "command_error", "wire",
-        "auth", "network", "scenario", "dropped", "endpoint",
+        "auth", "network", "scenario", "dropped", "endpoint", "rtt",
     ]
 
     init(header: RecordingHeader) {
@@ -64,7 +64,7 @@ struct SummaryBuilder {
         case "signin": summary.signinCount += 1
         case "wire": takeWire(line)
         case "network", "scenario", "dropped": takeMarker(line)
-        case "recording", "endpoint": break
+        case "recording", "endpoint", "rtt": break
         default: unknown[line.type, default: 0] += 1
         }
     }

@@ -46,13 +46,27 @@ public struct DispatchScenarioScheduler: ScenarioScheduler {
 }
 
 /// Plays a ``Scenario`` against a ``ScenarioControl``: waits each step's `after`, performs it,
-/// logs one line per step.
+/// logs one line per step (and hands the same line with the step's action to `report`).
 public final class ScenarioRunner: Sendable {
+    /// One line the runner logs, in parts: the start (the description), each step, and `done`.
+    public struct Report: Sendable {
+        /// The line as logged (`scenario edge-restart: step 1/3 restart: …`).
+        public let line: String
+        /// The step's number, from 1 (nil for the start and `done` lines).
+        public let step: Int?
+        /// The step's action (nil for the start and `done` lines).
+        public let action: Scenario.Action?
+        /// What the line says after its step: the description, the step's outcome (with its pass
+        /// when the scenario loops), or `done`.
+        public let text: String
+    }
+
     /// The scenario being played.
     public let scenario: Scenario
     private let control: any ScenarioControl
     private let scheduler: any ScenarioScheduler
     private let log: @Sendable (String) -> Void
+    private let report: @Sendable (Report) -> Void
     private let state: Mutex<State>
 
     private struct State {
@@ -66,12 +80,14 @@ public final class ScenarioRunner: Sendable {
     public init(
         scenario: Scenario, control: any ScenarioControl,
         scheduler: any ScenarioScheduler = DispatchScenarioScheduler(),
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        report: @escaping @Sendable (Report) -> Void = { _ in }
     ) {
         self.scenario = scenario
         self.control = control
         self.scheduler = scheduler
         self.log = log
+        self.report = report
         self.state = Mutex(State(random: SplitMix64(seed: scenario.seed)))
     }
 
@@ -86,7 +102,7 @@ public final class ScenarioRunner: Sendable {
             return true
         }
         guard first else { return }
-        log("scenario \(scenario.name): \(scenario.description)")
+        say("scenario \(scenario.name): \(scenario.description)", text: scenario.description)
         scheduleNext()
     }
 
@@ -115,9 +131,10 @@ public final class ScenarioRunner: Sendable {
         guard let current else { return }
         let outcome = perform(current.step.action)
         let passText = scenario.loop ? " (pass \(current.pass))" : ""
-        log(
+        say(
             "scenario \(scenario.name): step \(current.number)/\(scenario.steps.count)\(passText) "
-                + "\(current.step.action.name): \(outcome)")
+                + "\(current.step.action.name): \(outcome)",
+            step: current.number, action: current.step.action, text: outcome + passText)
         let done = state.withLock { s -> Bool in
             s.index += 1
             guard s.index == scenario.steps.count else { return false }
@@ -131,10 +148,15 @@ public final class ScenarioRunner: Sendable {
             return true
         }
         if done {
-            log("scenario \(scenario.name): done")
+            say("scenario \(scenario.name): done", text: "done")
         } else {
             scheduleNext()
         }
+    }
+
+    private func say(_ line: String, step: Int? = nil, action: Scenario.Action? = nil, text: String) {
+        log(line)
+        report(Report(line: line, step: step, action: action, text: text))
     }
 
     /// Performs one action; returns what happened, for the log.

@@ -63,18 +63,25 @@ final class PeerProcess: @unchecked Sendable {
         return String(decoding: stderrData, as: UTF8.self)
     }
 
+    /// The lines of `text` that are complete (end with a newline): a peer printing unbuffered
+    /// writes a line in parts, and a part is not the line.
+    static func completeLines(_ text: String) -> [Substring] {
+        guard let last = text.lastIndex(of: "\n") else { return [] }
+        return text[..<last].split(separator: "\n")
+    }
+
     /// Waits for a line starting with `prefix`; returns the rest of the line.
     func waitForLine(prefix: String, seconds: Double = 15) async -> String? {
         var found: String?
         _ = await eventually(seconds: seconds) {
-            for line in stdout.split(separator: "\n") where line.hasPrefix(prefix) {
+            for line in Self.completeLines(stdout) where line.hasPrefix(prefix) {
                 found = String(line.dropFirst(prefix.count))
                 return true
             }
             return !process.isRunning
         }
         if found == nil {
-            for line in stdout.split(separator: "\n") where line.hasPrefix(prefix) { found = String(line.dropFirst(prefix.count)) }
+            for line in Self.completeLines(stdout) where line.hasPrefix(prefix) { found = String(line.dropFirst(prefix.count)) }
         }
         return found
     }
