@@ -77,7 +77,8 @@ let package = Package(
         .target(
             name: "BirdLoadGen",
             dependencies: ["BirdWire", "WebSocket", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
-        .executableTarget(name: "bird-bench", dependencies: ["BirdLoadGen", "BirdRealtime", "BirdSandbox", "BirdWire"]),
+        .executableTarget(
+            name: "bird-bench", dependencies: ["BirdLoadGen", "BirdRealtime", "BirdSandbox", "BirdWire"]),
         // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drills
         // (the monitor alone, and a real client against an embedded sandbox).
         .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime", "BirdSandbox"]),

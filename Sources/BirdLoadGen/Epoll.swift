@@ -32,7 +32,9 @@ enum Epoll {
         UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
     }
 
-    static func wait(_ epfd: Int32, _ events: UnsafeMutablePointer<epoll_event>, capacity: Int32, timeout: Int32) -> Int32 {
+    static func wait(_ epfd: Int32, _ events: UnsafeMutablePointer<epoll_event>, capacity: Int32, timeout: Int32)
+        -> Int32
+    {
         epoll_wait(epfd, events, capacity, timeout)
     }
 

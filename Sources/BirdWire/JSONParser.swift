@@ -297,7 +297,9 @@ struct JSONParser {
         return value
     }
 
-    private static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError) -> String {
+    private static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError)
+        -> String
+    {
         // Most protocol strings are ASCII: skip the generic validating initializer for them
         // (profiling showed it dominating envelope decoding).
         var ascii = true
@@ -401,7 +403,6 @@ struct JSONParser {
     func peek() -> UInt8? {
         index < bytes.count ? bytes[index] : nil
     }
-
 
     func fail(_ message: String, kind: JSONParseError.Kind = .syntax) -> JSONParseError {
         JSONParseError(kind: kind, message: message, offset: index)

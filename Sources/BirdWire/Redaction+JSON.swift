@@ -102,7 +102,9 @@ extension Redaction {
         let nameEnd = j
         guard nameEnd > nameStart else { return nil }
         if escaped {
-            guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "\"") else { return nil }
+            guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "\"") else {
+                return nil
+            }
             j += 2
         } else {
             guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }
@@ -114,7 +116,9 @@ extension Redaction {
         guard j < bytes.count, bytes[j] == UInt8(ascii: ":") else { return nil }
         j = skipSpaces(bytes, j + 1)
         if escaped {
-            guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "\"") else { return nil }
+            guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "\"") else {
+                return nil
+            }
             j += 2
         } else {
             guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }

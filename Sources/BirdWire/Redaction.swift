@@ -23,7 +23,8 @@ public enum Redaction {
         while let (range, marker) = firstMarker(in: rest, markers) {
             result += rest[..<range.upperBound]
             rest = rest[range.upperBound...]
-            let terminators: Set<Character> = marker.hasPrefix("\\") ? ["\\"] : (marker == "auth_signature=" ? ["&", " ", "\""] : ["\""])
+            let terminators: Set<Character> =
+                marker.hasPrefix("\\") ? ["\\"] : (marker == "auth_signature=" ? ["&", " ", "\""] : ["\""])
             let end = rest.firstIndex(where: { terminators.contains($0) }) ?? rest.endIndex
             let value = rest[..<end]
             if marker != "auth_signature=", let colon = value.firstIndex(of: ":") {
@@ -149,7 +150,8 @@ public enum Redaction {
             var i = 0
             let end = bytes.count - 3
             while i < end {
-                if bytes[i] == UInt8(ascii: "a") && bytes[i + 1] == UInt8(ascii: "u") && bytes[i + 2] == UInt8(ascii: "t")
+                if bytes[i] == UInt8(ascii: "a") && bytes[i + 1] == UInt8(ascii: "u")
+                    && bytes[i + 2] == UInt8(ascii: "t")
                     && bytes[i + 3] == UInt8(ascii: "h")
                 {
                     return true

@@ -73,7 +73,8 @@ public enum Signature {
     /// The string an HTTP API request signs: `METHOD\nPATH\nk=v&…` with every query parameter
     /// except `auth_signature`, sorted by key, not URL-encoded.
     public static func httpAPIString(method: String, path: String, query: [(name: String, value: String)]) -> String {
-        let params = query
+        let params =
+            query
             .filter { $0.name != "auth_signature" }
             .sorted { $0.name < $1.name }
             .map { "\($0.name)=\($0.value)" }

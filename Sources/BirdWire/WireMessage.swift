@@ -36,8 +36,9 @@ public struct WireMessage: Sendable, Equatable {
     /// A message whose data is `value`, sent as a JSON string of JSON (double encoding) when
     /// `doubleEncoded`, else as the JSON value itself.
     public init(event: String, channel: String? = nil, value: JSONValue, doubleEncoded: Bool = false) {
-        self.init(event: event, channel: channel,
-                  data: doubleEncoded ? .string(value.description) : .json(value.description))
+        self.init(
+            event: event, channel: channel,
+            data: doubleEncoded ? .string(value.description) : .json(value.description))
     }
 }
 
@@ -168,7 +169,9 @@ extension WireMessage {
                 p.skipWhitespace()
                 switch key {
                 case .event:
-                    guard p.peek() == UInt8(ascii: "\"") else { _ = try p.skipValue(); throw WireDecodeError.missingEvent }
+                    guard p.peek() == UInt8(ascii: "\"") else {
+                        _ = try p.skipValue(); throw WireDecodeError.missingEvent
+                    }
                     event = try p.parseString()
                 case .channel:
                     if p.peek() == UInt8(ascii: "\"") {

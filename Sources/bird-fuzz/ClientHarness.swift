@@ -124,7 +124,8 @@ enum ClientFuzz {
             } else if line == "!drop" {
                 socket?.networkFailure()
             } else if line.hasPrefix("!bin") {
-                socket?.receive(binary: [UInt8](repeating: 0x2A, count: min(4096, max(0, Int(line.dropFirst(5).prefix(4)) ?? 1))))
+                socket?.receive(
+                    binary: [UInt8](repeating: 0x2A, count: min(4096, max(0, Int(line.dropFirst(5).prefix(4)) ?? 1))))
             } else if line.hasPrefix("!sub ") {
                 watch(bird.subscribe(String(line.dropFirst(5))))
             } else if line.hasPrefix("!unsub ") {

@@ -193,8 +193,9 @@ enum HTTPFuzz {
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else {
-                fatalError("http harness: the server did not close the connection within \(deadlineMilliseconds) ms "
-                    + "after the request was half-closed (\(response.count) bytes received)")
+                fatalError(
+                    "http harness: the server did not close the connection within \(deadlineMilliseconds) ms "
+                        + "after the request was half-closed (\(response.count) bytes received)")
             }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32((deadline - now) / 1_000_000) + 1)
@@ -292,7 +293,8 @@ enum HTTPFuzz {
     }
 
     static func finding(_ what: String, _ response: [UInt8], _ request: [UInt8]) -> Never {
-        fatalError("http harness: \(what)\nrequest: \(String(decoding: request.prefix(2000), as: UTF8.self).debugDescription)\n"
-            + "response: \(String(decoding: response.prefix(2000), as: UTF8.self).debugDescription)")
+        fatalError(
+            "http harness: \(what)\nrequest: \(String(decoding: request.prefix(2000), as: UTF8.self).debugDescription)\n"
+                + "response: \(String(decoding: response.prefix(2000), as: UTF8.self).debugDescription)")
     }
 }

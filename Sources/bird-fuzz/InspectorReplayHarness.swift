@@ -36,11 +36,15 @@ enum InspectorReplayFuzz {
                 case .header(_, let text): _ = RecordingFormat.restamp(text, ts: w0)
                 case .problem(let problem): _ = problem.description
                 case .line(let l):
-                    if !(0...Double(RecordingFormat.maxMonoMs)).contains(l.monoMs) { fatalError("mono_ms \(l.monoMs) was accepted") }
+                    if !(0...Double(RecordingFormat.maxMonoMs)).contains(l.monoMs) {
+                        fatalError("mono_ms \(l.monoMs) was accepted")
+                    }
                     if l.monoMs < lastMono { fatalError("mono_ms went back from \(lastMono) to \(l.monoMs)") }
                     lastMono = l.monoMs
                     for speed in [1, 1e-3, 1e4] {
-                        guard let due = PlaybackPacing.due(monoMs: l.monoMs, speed: speed) else { fatalError("no wait at speed \(speed)") }
+                        guard let due = PlaybackPacing.due(monoMs: l.monoMs, speed: speed) else {
+                            fatalError("no wait at speed \(speed)")
+                        }
                         if due < .zero || due > .seconds(Int64(1e13)) { fatalError("wait \(due) at speed \(speed)") }
                     }
                     _ = RecordingFormat.restamp(l.text, ts: w0)
@@ -60,15 +64,21 @@ enum InspectorReplayFuzz {
             return
         }
         for entry in recording.entries {
-            if let event = entry.event { _ = JSONLines.decode(line: JSONLines.line(event, at: entry.time, monoMs: entry.monoMs)) }
+            if let event = entry.event {
+                _ = JSONLines.decode(line: JSONLines.line(event, at: entry.time, monoMs: entry.monoMs))
+            }
         }
         // Frames are drawn every other step (drawing is most of the cost; every path to the
         // panes' time and number text is still covered).
-        for (speed, size) in [(1.0, Size(width: 80, height: 24)), (0, Size(width: 100, height: 30)), (64, Size(width: 60, height: 16))] {
+        for (speed, size) in [
+            (1.0, Size(width: 80, height: 24)), (0, Size(width: 100, height: 30)), (64, Size(width: 60, height: 16)),
+        ] {
             var model = Model(replaying: recording, file: "fuzz.jsonl", speed: speed, size: size)
             var t = 0.0
-            for (step, key) in [nil, Key.char(" "), .char("."), .char(">"), .char("+"), .char("-"), .enter, .char("r"),
-                                .escape, .char(" "), nil].enumerated() {
+            for (step, key) in [
+                nil, Key.char(" "), .char("."), .char(">"), .char("+"), .char("-"), .enter, .char("r"),
+                .escape, .char(" "), nil,
+            ].enumerated() {
                 if let key { _ = Inspector.update(&model, .key(key)) }
                 t += [0.01, 0.5, 3, 600, 1e6][step % 5]
                 _ = Inspector.update(&model, .tick(now: w0.addingTimeInterval(t)))

@@ -52,7 +52,10 @@ enum MessageFuzz {
         switch (parsedText, payload.problem) {
         case (.success(let value), nil) where payload.value == value: break
         case (.failure, _?) where payload.value == .string(text): break
-        default: fatalError("EventPayload of \(text) disagrees with the parser: \(payload.value), \(String(describing: payload.problem))")
+        default:
+            fatalError(
+                "EventPayload of \(text) disagrees with the parser: \(payload.value), \(String(describing: payload.problem))"
+            )
         }
 
         _ = Redaction.redactWireText(text)
@@ -98,7 +101,9 @@ enum MessageFuzz {
         for doubleEncoded in [false, true] {
             let message = WireMessage(event: "client-x", channel: "c", value: value, doubleEncoded: doubleEncoded)
             guard let payload = message.data, payload.value == value else {
-                fatalError("payload (doubleEncoded \(doubleEncoded)) of \(value) gives back \(String(describing: message.data?.value))")
+                fatalError(
+                    "payload (doubleEncoded \(doubleEncoded)) of \(value) gives back \(String(describing: message.data?.value))"
+                )
             }
         }
         _ = value.intValue

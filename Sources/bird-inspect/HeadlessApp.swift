@@ -25,8 +25,9 @@ func runHeadless(options: InspectorOptions) -> Int32 {
         return 1
     }
     let stdout = OutputWriter()
-    var runner = ScriptRunner(defaultTimeout: Checked.duration(seconds: options.waitTimeout),
-                              endOfInputFinishes: options.duration == nil)
+    var runner = ScriptRunner(
+        defaultTimeout: Checked.duration(seconds: options.waitTimeout),
+        endOfInputFinishes: options.duration == nil)
     func elapsed() -> Duration { clock.now - begin }
 
     var out: [UInt8] = []
@@ -97,7 +98,9 @@ func runHeadless(options: InspectorOptions) -> Int32 {
         flushOut()
         session.shutdown()
         recorder?.finish()
-        if let problem = recorder?.writeError { FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8)) }
+        if let problem = recorder?.writeError {
+            FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8))
+        }
         if let problem = stdout.failure { FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8)) }
     }
 

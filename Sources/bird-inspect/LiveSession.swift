@@ -56,7 +56,9 @@ final class LiveSession: @unchecked Sendable {
             port = endpoints.port
             tls = false
             controlBase = endpoints.controlBase
-            note = options.scenario.map { "embedded sandbox · scenario \(($0 as NSString).lastPathComponent)" } ?? "embedded sandbox"
+            note =
+                options.scenario.map { "embedded sandbox · scenario \(($0 as NSString).lastPathComponent)" }
+                ?? "embedded sandbox"
             clientOptions = BirdRealtime.Options(
                 appKey: endpoints.appKey,
                 authEndpoint: URL(string: endpoints.authEndpoint + "?member=inspector"),
@@ -83,7 +85,9 @@ final class LiveSession: @unchecked Sendable {
         // unless turned off for an edge reached without a default route.
         if options.noNetworkMonitor { clientOptions.networkMonitor = .disabled }
         var config = options.config(utcOffsetSeconds: utcOffsetSeconds, edgeNote: note)
-        config.networkNote = options.noNetworkMonitor ? "not monitored (--no-network-monitor)"
+        config.networkNote =
+            options.noNetworkMonitor
+            ? "not monitored (--no-network-monitor)"
             : Loopback.isLoopback(host: host) ? "not monitored (loopback edge)" : "no path reported yet"
         config.host = host
         config.port = port
@@ -91,14 +95,16 @@ final class LiveSession: @unchecked Sendable {
         config.activityTimeout = clientOptions.activityTimeout
         config.pongTimeout = clientOptions.pongTimeout
         self.config = config
-        client = recording
+        client =
+            recording
             ? BirdRealtime(options: clientOptions, environment: Self.recordingEnvironment(clientOptions, inbox: inbox))
             : BirdRealtime(options: clientOptions)
         demo = sandbox.map { SandboxDemo(sandbox: $0, rate: options.demoRate, dialect: dialect) }
         // Registered before anything else touches the client; `onActivity` also replays the current
         // connection from its `connecting`, so the recording and the panes always start there.
         observe(recording: recording)
-        let channels = options.subscribe.isEmpty && options.sandbox
+        let channels =
+            options.subscribe.isEmpty && options.sandbox
             ? SandboxDemo.channels : options.subscribe
         for name in channels { client.subscribe(name) }
         if options.signin { perform(.signin) }
@@ -108,12 +114,14 @@ final class LiveSession: @unchecked Sendable {
                 let inbox = self.inbox
                 let loaded = try ScenarioCatalogue.load(name)
                 // Each line the runner logs becomes a `scenario` entry (log, JSONL, recording).
-                scenario = ScenarioRunner(scenario: loaded, control: sandbox) { _ in } report: { report in
+                scenario = ScenarioRunner(scenario: loaded, control: sandbox) { _ in
+                } report: { report in
                     var down: Double?
                     if case .restart(_, _, let seconds)? = report.action { down = seconds }
                     let now = Date()
-                    let step = ClientFeed.scenario(name: loaded.name, step: report.step, action: report.action?.name,
-                                                   text: report.text, restartDownSeconds: down, at: now)
+                    let step = ClientFeed.scenario(
+                        name: loaded.name, step: report.step, action: report.action?.name,
+                        text: report.text, restartDownSeconds: down, at: now)
                     inbox.post(.client(step, at: now))
                 }
             } catch {
@@ -141,8 +149,9 @@ final class LiveSession: @unchecked Sendable {
 
     /// The recording header for this session.
     var recordingHeader: RecordingHeader {
-        RecordingHeader(tool: Arguments.version, dialect: config.dialect, host: config.host, port: config.port,
-                         tls: config.tls, appKey: client.options.appKey, channels: initialChannels)
+        RecordingHeader(
+            tool: Arguments.version, dialect: config.dialect, host: config.host, port: config.port,
+            tls: config.tls, appKey: client.options.appKey, channels: initialChannels)
     }
 
     /// The live environment with auth HTTP observed: each request becomes an `auth` entry
@@ -233,10 +242,13 @@ final class LiveSession: @unchecked Sendable {
             return
         }
         guard let base = controlBase, let url = URL(string: "\(base)/connections/\(id)/close") else {
-            post(.commandError(command: "close \(code)", message: "no sandbox attached (use --sandbox or --sandbox-control URL)"))
+            post(
+                .commandError(
+                    command: "close \(code)", message: "no sandbox attached (use --sandbox or --sandbox-control URL)"))
             return
         }
-        let body = Array(JSONValue.object(["code": .number(JSONNumber(code)), "reason": .string(reason)]).description.utf8)
+        let body = Array(
+            JSONValue.object(["code": .number(JSONNumber(code)), "reason": .string(reason)]).description.utf8)
         Task { [inbox] in
             do {
                 let response = try await HTTPClient.send(
@@ -244,10 +256,17 @@ final class LiveSession: @unchecked Sendable {
                     timeout: .seconds(5))
                 if !(200..<300).contains(response.status) {
                     let text = String(decoding: response.body.prefix(200), as: UTF8.self)
-                    inbox.post(.client(.commandError(command: "close \(code)", message: "sandbox answered \(response.status): \(text)"), at: Date()))
+                    inbox.post(
+                        .client(
+                            .commandError(
+                                command: "close \(code)", message: "sandbox answered \(response.status): \(text)"),
+                            at: Date()))
                 }
             } catch {
-                inbox.post(.client(.commandError(command: "close \(code)", message: "sandbox control failed: \(error)"), at: Date()))
+                inbox.post(
+                    .client(
+                        .commandError(command: "close \(code)", message: "sandbox control failed: \(error)"), at: Date()
+                    ))
             }
         }
     }

@@ -45,7 +45,9 @@ final class MessageInbox: Sendable {
             bytes = 64 + e.channel.utf8.count + e.event.utf8.count + (e.data?.utf8.count ?? 0)
         }
         _ = queue.withLock {
-            $0.post(InboxItem(payload: .message(message), instant: ContinuousClock.now), kind: kind, bytes: bytes, at: Date())
+            $0.post(
+                InboxItem(payload: .message(message), instant: ContinuousClock.now), kind: kind, bytes: bytes,
+                at: Date())
         }
     }
 
@@ -60,7 +62,9 @@ final class MessageInbox: Sendable {
             if case .wire(_, let text) = entry {
                 kind = q.isFull(adding: bytes) && !WireTextKind.isChannelEvent(text) ? .keep : .wire
             }
-            q.post(InboxItem(payload: .recorded(entry, at: at), instant: ContinuousClock.now), kind: kind, bytes: bytes, at: at)
+            q.post(
+                InboxItem(payload: .recorded(entry, at: at), instant: ContinuousClock.now), kind: kind, bytes: bytes,
+                at: at)
         }
     }
 
@@ -72,8 +76,9 @@ final class MessageInbox: Sendable {
                 switch element {
                 case .item(let item): return item
                 case .dropped(let count, let wire, let since):
-                    return InboxItem(payload: .message(.client(.dropped(count: count, wire: wire, since: since), at: Date())),
-                                     instant: ContinuousClock.now)
+                    return InboxItem(
+                        payload: .message(.client(.dropped(count: count, wire: wire, since: since), at: Date())),
+                        instant: ContinuousClock.now)
                 }
             }
         }

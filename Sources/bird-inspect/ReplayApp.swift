@@ -91,16 +91,19 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
     let start = Date()
     let terminal = CursesTerminal(colours: options.colours)
     defer { terminal.end() }
-    var model = Model(replaying: index, file: (path as NSString).lastPathComponent, speed: options.speed,
-                      size: terminal.size, utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: start),
-                      logSize: options.logSize)
+    var model = Model(
+        replaying: index, file: (path as NSString).lastPathComponent, speed: options.speed,
+        size: terminal.size, utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: start),
+        logSize: options.logSize)
     model.config.unicode = terminal.unicode
     /// Tops up the model's window of entries from the second pass over the file.
     func supply() {
         while let wanted = model.playback?.wanted, wanted > 0 {
             var batch: [PlaybackEntry] = []
             while batch.count < wanted, let item = try? source.nextItem() {
-                if case .line(let line) = item, case .success(let entry) = PlaybackEntry.make(line, startedAt: index.startedAt) {
+                if case .line(let line) = item,
+                    case .success(let entry) = PlaybackEntry.make(line, startedAt: index.startedAt)
+                {
                     batch.append(entry)
                 }
             }

@@ -56,20 +56,26 @@ final class SandboxDemo: @unchecked Sendable {
         if rate > 0 {
             published += 1
             let statuses = ["placed", "paid", "packed", "shipped", "delivered"]
-            sandbox.publish(channel: "demo-orders", event: "order-updated", data: [
-                "order": .number(JSONNumber(1000 + published)),
-                "status": .string(statuses[published % statuses.count]),
-                "total": .number(JSONNumber(text: "\((published * 37) % 500).99") ?? 0),
-            ])
+            sandbox.publish(
+                channel: "demo-orders", event: "order-updated",
+                data: [
+                    "order": .number(JSONNumber(1000 + published)),
+                    "status": .string(statuses[published % statuses.count]),
+                    "total": .number(JSONNumber(text: "\((published * 37) % 500).99") ?? 0),
+                ])
             if published % 5 == 0 {
                 // Sealed by the sandbox with the channel key (its master key is set for --sandbox).
-                sandbox.publish(channel: "private-encrypted-demo", event: "payment-authorised",
-                                data: ["payment": .string("PAY-\(published)"), "card_last4": .string("4242"),
-                                       "amount": .number(JSONNumber(published % 90 + 10))])
+                sandbox.publish(
+                    channel: "private-encrypted-demo", event: "payment-authorised",
+                    data: [
+                        "payment": .string("PAY-\(published)"), "card_last4": .string("4242"),
+                        "amount": .number(JSONNumber(published % 90 + 10)),
+                    ])
             }
             if published % 7 == 0 {
-                sandbox.publish(channel: "private-demo", event: "invoice-paid",
-                                data: ["invoice": .string("INV-\(published)"), "amount": .number(JSONNumber(published % 90 + 10))])
+                sandbox.publish(
+                    channel: "private-demo", event: "invoice-paid",
+                    data: ["invoice": .string("INV-\(published)"), "amount": .number(JSONNumber(published % 90 + 10))])
             }
         }
         // Every ~12 s bob leaves or comes back; every ~5 s alice types.
@@ -79,7 +85,7 @@ final class SandboxDemo: @unchecked Sendable {
             if members["bob"] == nil { join("bob", info: "Bob") } else { leave("bob") }
         }
         if Int(seconds / 5) != Int(previous / 5), let alice = members["alice"],
-           let room = alice.channel(named: "presence-demo")
+            let room = alice.channel(named: "presence-demo")
         {
             _ = try? room.trigger("client-typing", data: ["typing": true])
         }
@@ -87,11 +93,12 @@ final class SandboxDemo: @unchecked Sendable {
 
     private func join(_ id: String, info: String) {
         let endpoints = sandbox.endpoints
-        let client = BirdRealtime(options: .init(
-            appKey: endpoints.appKey,
-            authEndpoint: URL(string: "\(endpoints.authEndpoint)?member=\(id)"),
-            host: endpoints.host, port: endpoints.port, allowInsecure: true, dialect: dialect,
-            deliveryQueue: queue))
+        let client = BirdRealtime(
+            options: .init(
+                appKey: endpoints.appKey,
+                authEndpoint: URL(string: "\(endpoints.authEndpoint)?member=\(id)"),
+                host: endpoints.host, port: endpoints.port, allowInsecure: true, dialect: dialect,
+                deliveryQueue: queue))
         client.subscribe("presence-demo")
         members[id] = client
     }

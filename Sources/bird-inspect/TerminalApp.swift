@@ -25,9 +25,11 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
             if let problem = recorder.writeError {
                 FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8))
             } else if recorder.lines > 0 {
-                let location = recorder.path.hasPrefix("/")
+                let location =
+                    recorder.path.hasPrefix("/")
                     ? recorder.path : FileManager.default.currentDirectoryPath + "/" + recorder.path
-                FileHandle.standardError.write(Data("bird-inspect: recorded \(recorder.lines) lines to \(location)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("bird-inspect: recorded \(recorder.lines) lines to \(location)\n".utf8))
             }
         }
     }
@@ -86,7 +88,8 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
                 case .message: events += 1
                 }
             }
-            recorder.record(.client(.dropped(count: events, wire: wire, since: Date())), at: Date(), instant: ContinuousClock.now)
+            recorder.record(
+                .client(.dropped(count: events, wire: wire, since: Date())), at: Date(), instant: ContinuousClock.now)
             recorder.flush()
         }
         session.shutdown()

@@ -44,7 +44,8 @@ case .success(.run(let options)):
         exit(options.replay != nil ? runReplayHeadless(options: options) : runHeadless(options: options))
     }
     guard isatty(0) == 1, isatty(1) == 1 else {
-        FileHandle.standardError.write(Data("bird-inspect: no terminal (stdin or stdout is not a TTY); use --jsonl for headless output\n".utf8))
+        FileHandle.standardError.write(
+            Data("bird-inspect: no terminal (stdin or stdout is not a TTY); use --jsonl for headless output\n".utf8))
         exit(2)
     }
     exit(options.replay != nil ? runReplayTerminal(options: options) : runTerminalApp(options: options))

@@ -21,7 +21,9 @@ enum BenchRead {
         connection.connect()
         let end = connection.wait(timeout: timeout)
         guard let finished = counter.finished else {
-            emitError("bench-read: received \(counter.received) of \(count) messages; connection ended with \(end?.summary ?? "a timeout")")
+            emitError(
+                "bench-read: received \(counter.received) of \(count) messages; connection ended with \(end?.summary ?? "a timeout")"
+            )
             return 1
         }
         let elapsed = Double(finished.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9

@@ -38,7 +38,8 @@ struct Options {
     func int(_ name: String, default fallback: Int? = nil, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         let text = try string(name, default: fallback.map(String.init))
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError(message: "--\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+            throw UsageError(
+                message: "--\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), not '\(text)'")
         }
         return value
     }
@@ -47,7 +48,8 @@ struct Options {
     func url(_ name: String, default fallback: String? = nil) throws(UsageError) -> URL {
         let text = try string(name, default: fallback)
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
-              url.host != nil else {
+            url.host != nil
+        else {
             throw UsageError(message: "--\(name) must be a ws:// or wss:// URL, not '\(text)'")
         }
         return url

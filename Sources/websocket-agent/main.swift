@@ -33,11 +33,12 @@ do throws(UsageError) {
         exit(0)
     case "autobahn-client":
         let options = try Options(flags, allowed: ["url", "agent", "case-timeout"])
-        exit(AutobahnClient(
-            baseURL: try options.url("url", default: "ws://127.0.0.1:9001"),
-            agent: try options.string("agent", default: "bird-swift"),
-            caseTimeout: TimeInterval(try options.int("case-timeout", default: 60, in: 1...3600))
-        ).run())
+        exit(
+            AutobahnClient(
+                baseURL: try options.url("url", default: "ws://127.0.0.1:9001"),
+                agent: try options.string("agent", default: "bird-swift"),
+                caseTimeout: TimeInterval(try options.int("case-timeout", default: 60, in: 1...3600))
+            ).run())
     case "echo-server":
         let options = try Options(flags, allowed: ["host", "port"])
         EchoServer.run(
@@ -45,10 +46,11 @@ do throws(UsageError) {
             port: try options.int("port", default: 0, in: 0...65535))
     case "bench-read":
         let options = try Options(flags, allowed: ["url", "count", "timeout"])
-        exit(BenchRead.run(
-            url: try options.url("url"),
-            count: try options.int("count", in: 1...Int(Int32.max)),
-            timeout: TimeInterval(try options.int("timeout", default: 300, in: 1...86_400))))
+        exit(
+            BenchRead.run(
+                url: try options.url("url"),
+                count: try options.int("count", in: 1...Int(Int32.max)),
+                timeout: TimeInterval(try options.int("timeout", default: 300, in: 1...86_400))))
     default:
         throw UsageError(message: "unknown command '\(command)'")
     }

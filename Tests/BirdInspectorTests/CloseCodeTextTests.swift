@@ -9,7 +9,9 @@ import Testing
 @Suite("Close-code text")
 struct CloseCodeTextTests {
     /// A code of every band, known and unassigned.
-    static let codes = [1000, 1006, 1011, 1099, 4000, 4009, 4055, 4100, 4150, 4200, 4201, 4202, 4250, 4301, 4302, 4350, 4400]
+    static let codes = [
+        1000, 1006, 1011, 1099, 4000, 4009, 4055, 4100, 4150, 4200, 4201, 4202, 4250, 4301, 4302, 4350, 4400,
+    ]
 
     /// The parts of a text joined by " — " (and the meaning after the code) must all differ.
     func expectNoRepeat(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -17,8 +19,9 @@ struct CloseCodeTextTests {
         #expect(Set(parts).count == parts.count, "repeated part in “\(text)”", sourceLocation: sourceLocation)
         for (i, part) in parts.enumerated() {
             for (j, other) in parts.enumerated() where i != j && !other.isEmpty {
-                #expect(!part.hasSuffix(" " + other) && part != other, "“\(other)” said twice in “\(text)”",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    !part.hasSuffix(" " + other) && part != other, "“\(other)” said twice in “\(text)”",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -39,15 +42,21 @@ struct CloseCodeTextTests {
         // The log's and JSONL's cause says the same, once.
         let cause = TransitionCause.closed(code: code, reason: meaning, by: .server).text
         #expect(cause == "server closed: \(code) \(meaning)", "\(cause)")
-        #expect(TransitionCause.closed(code: code, reason: "edge full", by: .server).text == "server closed: \(code) \(meaning) (edge full)")
+        #expect(
+            TransitionCause.closed(code: code, reason: "edge full", by: .server).text
+                == "server closed: \(code) \(meaning) (edge full)")
     }
 
     @Test("4009 is “unauthorized” everywhere; the server's reason follows it")
     func unauthorized() {
-        #expect(CloseCodeText.describe(code: 4009, reason: "terminated by the app")
+        #expect(
+            CloseCodeText.describe(code: 4009, reason: "terminated by the app")
                 == "4009 unauthorized — refused, no retry — terminated by the app")
-        #expect(CloseCodeText.describe(code: 4100, reason: "over capacity") == "4100 over capacity — retry after backoff")
-        #expect(CloseCodeText.describe(code: 4200, reason: "edge restarting") == "4200 generic reconnect immediately — edge restarting")
+        #expect(
+            CloseCodeText.describe(code: 4100, reason: "over capacity") == "4100 over capacity — retry after backoff")
+        #expect(
+            CloseCodeText.describe(code: 4200, reason: "edge restarting")
+                == "4200 generic reconnect immediately — edge restarting")
     }
 
     @Test("the k menu shows each code's whole text, at 80×24 and 200×50", arguments: screenSizes)
@@ -66,8 +75,11 @@ struct CloseCodeTextTests {
     func paneNoRepeat(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
-        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable,
-                                                 cause: .closed(code: 4100, reason: "over capacity", by: .server))), at: 7)
+        h.client(
+            .stateChanged(
+                StateChangeRecord(
+                    previous: .connected, current: .unavailable,
+                    cause: .closed(code: 4100, reason: "over capacity", by: .server))), at: 7)
         let pane = flowed(paneRows(h.render(), Layout(size: size).connection))
         #expect(pane.contains("4100 over capacity — retry after backoff"), "\(pane)")
         #expect(pane.components(separatedBy: "over capacity").count == 2, "said once: \(pane)")

@@ -15,7 +15,8 @@ struct CommandLineTests {
         h.type(":close 4100\n")
         #expect(h.commands.last == .closeConnection(connectionId: "123.456", code: 4100, reason: "over capacity"))
         h.type(":close 4009\n")
-        #expect(h.commands.last == .closeConnection(connectionId: "123.456", code: 4009, reason: "terminated by the app"))
+        #expect(
+            h.commands.last == .closeConnection(connectionId: "123.456", code: 4009, reason: "terminated by the app"))
         h.type(":close 4200 edge restarting now\n")
         #expect(h.commands.last == .closeConnection(connectionId: "123.456", code: 4200, reason: "edge restarting now"))
         h.commands = []
@@ -37,7 +38,9 @@ struct CommandLineTests {
         #expect(try CommandText.parse("dis").get() == .disconnect)
         #expect(try CommandText.parse("dr").get() == .drop)
         #expect(try CommandText.parse("q").get() == .quit)
-        #expect(try CommandText.parse("cl 4009").get() == .closeConnection(connectionId: "", code: 4009, reason: "terminated by the app"))
+        #expect(
+            try CommandText.parse("cl 4009").get()
+                == .closeConnection(connectionId: "", code: 4009, reason: "terminated by the app"))
         guard case .failure(let e) = CommandText.parse("s chat") else { Issue.record("s is ambiguous"); return }
         #expect(e.message == "“s” could be subscribe, signin, signout: type more of it")
     }
@@ -93,7 +96,8 @@ struct CommandLineTests {
         h.press(.ctrl("u"))
         h.type("s")
         h.press(.tab)
-        #expect(h.model.mode == .prompt(Prompt(purpose: .command, text: "s")), "subscribe, signin, signout share only s")
+        #expect(
+            h.model.mode == .prompt(Prompt(purpose: .command, text: "s")), "subscribe, signin, signout share only s")
         h.type("ig")
         h.press(.tab)
         #expect(h.model.mode == .prompt(Prompt(purpose: .command, text: "sign")))
@@ -106,9 +110,14 @@ struct CommandLineTests {
         var runner = ScriptRunner(defaultTimeout: .seconds(10))
         var actions = runner.input(line: "close 4200", at: .zero)
         #expect(!actions.contains { if case .perform = $0 { return true } else { return false } })
-        actions = runner.observe(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake,
-                                                                 connectionId: "7.8")), at: .seconds(1))
+        actions = runner.observe(
+            .stateChanged(
+                StateChangeRecord(
+                    previous: .connecting, current: .connected, cause: .handshake,
+                    connectionId: "7.8")), at: .seconds(1))
         actions += runner.tick(at: .seconds(1))
-        #expect(actions.contains(.perform(.closeConnection(connectionId: "7.8", code: 4200, reason: "generic reconnect immediately"))))
+        #expect(
+            actions.contains(
+                .perform(.closeConnection(connectionId: "7.8", code: 4200, reason: "generic reconnect immediately"))))
     }
 }

@@ -29,7 +29,9 @@ struct ContinuityViewTests {
     }
 
     /// Maps events as LiveSession does (positions followed in delivery order) and feeds them to `h`.
-    static func feed(_ events: [ChannelEvent], _ positions: inout ResumePositions, _ h: inout Harness?, at seconds: Double = 8)
+    static func feed(
+        _ events: [ChannelEvent], _ positions: inout ResumePositions, _ h: inout Harness?, at seconds: Double = 8
+    )
         -> [ClientEvent]
     {
         var out: [ClientEvent] = []
@@ -45,8 +47,9 @@ struct ContinuityViewTests {
 
     @Test("an app event keeps its offset; one without (Pusher, client events) has none")
     func eventOffset() {
-        #expect(ClientFeed.events(Self.event(42), roster: nil)
-            == [.event(ChannelEventRecord(channel: "chat", event: "order", data: #"{"n":42}"#, offset: 42))])
+        #expect(
+            ClientFeed.events(Self.event(42), roster: nil)
+                == [.event(ChannelEventRecord(channel: "chat", event: "order", data: #"{"n":42}"#, offset: 42))])
         let plain = ChannelEvent(channel: "chat", name: "order", payload: EventPayload(text: "{}"))
         guard case .event(let record)? = ClientFeed.events(plain, roster: nil).first else {
             Issue.record("no event")
@@ -59,26 +62,28 @@ struct ContinuityViewTests {
     func resumePositions() {
         var positions = ResumePositions()
         var none: Harness? = nil
-        let mapped = Self.feed([
-            Self.subscribed(.fresh), Self.event(1), Self.event(5),
-            Self.subscribed(.recovered), Self.event(6), Self.event(8),
-            Self.subscribed(.missed(37)),  // the edge replays from 46 on
-            Self.subscribed(.missed(2)),  // before any replay: resumed after 8 + 37
-            Self.subscribed(.unknown(.epochChanged)),  // resumed after 47, then nothing is known
-            Self.subscribed(.unknown(.notAnswered)),
-        ], &positions, &none)
+        let mapped = Self.feed(
+            [
+                Self.subscribed(.fresh), Self.event(1), Self.event(5),
+                Self.subscribed(.recovered), Self.event(6), Self.event(8),
+                Self.subscribed(.missed(37)),  // the edge replays from 46 on
+                Self.subscribed(.missed(2)),  // before any replay: resumed after 8 + 37
+                Self.subscribed(.unknown(.epochChanged)),  // resumed after 47, then nothing is known
+                Self.subscribed(.unknown(.notAnswered)),
+            ], &positions, &none)
         let subs = mapped.compactMap { event -> ContinuityRecord?? in
             if case .subscribed(_, let c) = event { return .some(c) }
             return nil
         }
-        #expect(subs == [
-            ContinuityRecord(outcome: .fresh),
-            ContinuityRecord(outcome: .recovered, missed: 0, offset: 5, epoch: Self.epoch),
-            ContinuityRecord(outcome: .missed, missed: 37, offset: 8, epoch: Self.epoch),
-            ContinuityRecord(outcome: .missed, missed: 2, offset: 45, epoch: Self.epoch),
-            ContinuityRecord(outcome: .unknown, reason: "epoch changed", offset: 47, epoch: Self.epoch),
-            ContinuityRecord(outcome: .unknown, reason: "not answered"),
-        ])
+        #expect(
+            subs == [
+                ContinuityRecord(outcome: .fresh),
+                ContinuityRecord(outcome: .recovered, missed: 0, offset: 5, epoch: Self.epoch),
+                ContinuityRecord(outcome: .missed, missed: 37, offset: 8, epoch: Self.epoch),
+                ContinuityRecord(outcome: .missed, missed: 2, offset: 45, epoch: Self.epoch),
+                ContinuityRecord(outcome: .unknown, reason: "epoch changed", offset: 47, epoch: Self.epoch),
+                ContinuityRecord(outcome: .unknown, reason: "not answered"),
+            ])
         // A subscription the library said nothing about (no record) carries no continuity.
         #expect(ClientFeed.events(Self.subscribed(nil), roster: nil) == [.subscribed(channel: "chat", continuity: nil)])
     }
@@ -97,8 +102,9 @@ struct ContinuityViewTests {
         return h ?? Harness(size: size)
     }
 
-    @Test("recovered: the log says nothing was missed and where it resumed; the Channels row shows @offset ↻",
-          arguments: screenSizes)
+    @Test(
+        "recovered: the log says nothing was missed and where it resumed; the Channels row shows @offset ↻",
+        arguments: screenSizes)
     func recovered(size: Size) {
         let h = resubscribed(.recovered, size: size)
         let g = h.render()
@@ -109,14 +115,16 @@ struct ContinuityViewTests {
         // At 80 columns the data column may be cut to its 8-column minimum (Enter shows it whole).
         #expect(events.contains { $0.contains("↻ resumed") && $0.contains("recov") }, "\(events)")
         if size.width >= 200 {
-            #expect(events.contains { $0.contains("recovered: nothing missed while reconnecting (resumed after @1042)") },
-                    "\(events)")
+            #expect(
+                events.contains { $0.contains("recovered: nothing missed while reconnecting (resumed after @1042)") },
+                "\(events)")
         }
         #expect(h.model.channels.first { $0.name == "chat" }?.lastOffset == 1042)
     }
 
-    @Test("missed: a gap marker with the exact count in the log (warn), and ✗N missed on the Channels row",
-          arguments: screenSizes)
+    @Test(
+        "missed: a gap marker with the exact count in the log (warn), and ✗N missed on the Channels row",
+        arguments: screenSizes)
     func missed(size: Size) {
         var h = resubscribed(.missed(37), size: size)
         // A connection count (wide screens) comes after the stream, so the half row keeps the gap.
@@ -128,7 +136,8 @@ struct ContinuityViewTests {
         #expect(row.contains(wide ? "@1042 ✗37 missed" : "@1042−37"), "\(channels)")
         let events = paneRows(g, drawnLayout(g).events)
         #expect(events.contains { $0.contains("✗ gap") && $0.contains("37 event") }, "\(events)")
-        #expect(h.model.log[h.model.log.count - 2].summary == "37 events missed while reconnecting (resumed after @1042)")
+        #expect(
+            h.model.log[h.model.log.count - 2].summary == "37 events missed while reconnecting (resumed after @1042)")
         #expect(LogText.role(h.model.log[h.model.log.count - 2].event) == .warn)
         // The replay moves the offset on.
         var positions = ResumePositions()
@@ -139,25 +148,29 @@ struct ContinuityViewTests {
         #expect(paneRows(g2, drawnLayout(g2).channels).first { $0.contains("chat") }?.contains("@1080") == true)
     }
 
-    @Test("epoch changed: continuity unknown (edge restarted) in the log and on the selected channel's line",
-          arguments: screenSizes)
+    @Test(
+        "epoch changed: continuity unknown (edge restarted) in the log and on the selected channel's line",
+        arguments: screenSizes)
     func epochChanged(size: Size) {
         var h = resubscribed(.unknown(.epochChanged), size: size)
         h.model.selectedChannel = h.model.channels.firstIndex { $0.name == "chat" } ?? 0
         let g = h.render()
-        #expect(h.model.log[h.model.log.count - 1].summary
-            == "continuity unknown (edge restarted): events may have been missed")
+        #expect(
+            h.model.log[h.model.log.count - 1].summary
+                == "continuity unknown (edge restarted): events may have been missed")
         let channels = paneRows(g, drawnLayout(g).channels)
         #expect(channels.first { $0.contains("chat") }?.contains("?") == true, "\(channels)")
         #expect(channels.contains { $0.hasPrefix("? continuity unknown (edge") }, "\(channels)")
         if size.width >= 200 {
-            #expect(channels.contains { $0.contains("? continuity unknown (edge restarted): may have gaps") },
-                    "\(channels)")
+            #expect(
+                channels.contains { $0.contains("? continuity unknown (edge restarted): may have gaps") },
+                "\(channels)")
         }
     }
 
-    @Test("Pusher dialect: a resubscription logs a plain success (no alarm on every reconnect); the selected channel says once why",
-          arguments: screenSizes)
+    @Test(
+        "Pusher dialect: a resubscription logs a plain success (no alarm on every reconnect); the selected channel says once why",
+        arguments: screenSizes)
     func pusher(size: Size) {
         var h = resubscribed(.unknown(.notSupported), size: size, dialect: "pusher")
         let last = h.model.log[h.model.log.count - 1]
@@ -169,8 +182,9 @@ struct ContinuityViewTests {
         #expect(channels.first { $0.contains("chat") }?.contains("?") == false, "\(channels)")
         #expect(channels.contains { $0.hasPrefix("continuity unknown: this e") }, "\(channels)")
         if size.width >= 200 {
-            #expect(channels.contains { $0.contains("continuity unknown: this edge replays nothing") },
-                    "\(channels)")
+            #expect(
+                channels.contains { $0.contains("continuity unknown: this edge replays nothing") },
+                "\(channels)")
         }
         // A fresh subscription says nothing at all.
         let fresh = Harness(size: size)
@@ -180,16 +194,30 @@ struct ContinuityViewTests {
     @Test("JSONL: event lines carry offset; subscribed lines continuity, missed, reason, offset, epoch — and read back")
     func jsonLines() {
         let cases: [(ClientEvent, String)] = [
-            (.event(ChannelEventRecord(channel: "chat", event: "order", data: #"{"n":7}"#, offset: 7)),
-             #"{"type":"event","channel":"chat","event":"order","offset":7,"data":{"n":7}}"#),
-            (.subscribed(channel: "chat", continuity: ContinuityRecord(outcome: .missed, missed: 37, offset: 8, epoch: "e9f1")),
-             #"{"type":"subscribed","channel":"chat","continuity":"missed","missed":37,"offset":8,"epoch":"e9f1"}"#),
-            (.subscribed(channel: "chat", continuity: ContinuityRecord(outcome: .recovered, missed: 0, offset: 5, epoch: "e9f1")),
-             #"{"type":"subscribed","channel":"chat","continuity":"recovered","missed":0,"offset":5,"epoch":"e9f1"}"#),
-            (.subscribed(channel: "chat", continuity: ContinuityRecord(outcome: .unknown, reason: "epoch changed")),
-             #"{"type":"subscribed","channel":"chat","continuity":"unknown","reason":"epoch changed"}"#),
-            (.subscribed(channel: "chat", continuity: ContinuityRecord(outcome: .fresh)),
-             #"{"type":"subscribed","channel":"chat","continuity":"fresh"}"#),
+            (
+                .event(ChannelEventRecord(channel: "chat", event: "order", data: #"{"n":7}"#, offset: 7)),
+                #"{"type":"event","channel":"chat","event":"order","offset":7,"data":{"n":7}}"#
+            ),
+            (
+                .subscribed(
+                    channel: "chat",
+                    continuity: ContinuityRecord(outcome: .missed, missed: 37, offset: 8, epoch: "e9f1")),
+                #"{"type":"subscribed","channel":"chat","continuity":"missed","missed":37,"offset":8,"epoch":"e9f1"}"#
+            ),
+            (
+                .subscribed(
+                    channel: "chat",
+                    continuity: ContinuityRecord(outcome: .recovered, missed: 0, offset: 5, epoch: "e9f1")),
+                #"{"type":"subscribed","channel":"chat","continuity":"recovered","missed":0,"offset":5,"epoch":"e9f1"}"#
+            ),
+            (
+                .subscribed(channel: "chat", continuity: ContinuityRecord(outcome: .unknown, reason: "epoch changed")),
+                #"{"type":"subscribed","channel":"chat","continuity":"unknown","reason":"epoch changed"}"#
+            ),
+            (
+                .subscribed(channel: "chat", continuity: ContinuityRecord(outcome: .fresh)),
+                #"{"type":"subscribed","channel":"chat","continuity":"fresh"}"#
+            ),
             (.subscribed(channel: "chat"), #"{"type":"subscribed","channel":"chat"}"#),
         ]
         for (event, body) in cases {
@@ -197,12 +225,16 @@ struct ContinuityViewTests {
             #expect(JSONLines.decode(line: JSONLines.line(event, at: t0)) == event, "\(body)")
         }
         // Bad values are dropped, not trusted; an outcome this version does not know is no continuity.
-        #expect(JSONLines.decode(line: #"{"type":"subscribed","channel":"c","continuity":"missed","missed":-3,"offset":-1}"#)
-            == .subscribed(channel: "c", continuity: ContinuityRecord(outcome: .missed)))
-        #expect(JSONLines.decode(line: #"{"type":"subscribed","channel":"c","continuity":"rewound"}"#)
-            == .subscribed(channel: "c", continuity: nil))
-        #expect(JSONLines.decode(line: #"{"type":"event","channel":"c","event":"e","offset":-2,"data":null}"#)
-            == .event(ChannelEventRecord(channel: "c", event: "e")))
+        #expect(
+            JSONLines.decode(
+                line: #"{"type":"subscribed","channel":"c","continuity":"missed","missed":-3,"offset":-1}"#)
+                == .subscribed(channel: "c", continuity: ContinuityRecord(outcome: .missed)))
+        #expect(
+            JSONLines.decode(line: #"{"type":"subscribed","channel":"c","continuity":"rewound"}"#)
+                == .subscribed(channel: "c", continuity: nil))
+        #expect(
+            JSONLines.decode(line: #"{"type":"event","channel":"c","event":"e","offset":-2,"data":null}"#)
+                == .event(ChannelEventRecord(channel: "c", event: "e")))
     }
 
     @Test("a recording keeps offsets and continuity: played back, the Channels row and the log say the same")
@@ -210,7 +242,9 @@ struct ContinuityViewTests {
         let events: [ClientEvent] = [
             .subscribed(channel: "chat", continuity: ContinuityRecord(outcome: .fresh)),
             .event(ChannelEventRecord(channel: "chat", event: "order", data: "{}", offset: 12)),
-            .subscribed(channel: "chat", continuity: ContinuityRecord(outcome: .missed, missed: 1500 - 1000, offset: 12, epoch: "e")),
+            .subscribed(
+                channel: "chat",
+                continuity: ContinuityRecord(outcome: .missed, missed: 1500 - 1000, offset: 12, epoch: "e")),
             .event(ChannelEventRecord(channel: "chat", event: "order", data: "{}", offset: 513)),
         ]
         let lines = events.enumerated().map { i, e in

@@ -13,7 +13,8 @@ import Testing
 struct EncryptedChannelViewTests {
     static let channel = "private-encrypted-pay"
     static let plaintext = #"{"payment":"PAY-5","amount":15}"#
-    static let envelope = #"{"nonce":"Dz8txrbisMZv+E6tRp0Cgb3z1M73Nac7","ciphertext":"nf5oXek8R7Tg2rTH/+e4qRv4GzNwbt4S"}"#
+    static let envelope =
+        #"{"nonce":"Dz8txrbisMZv+E6tRp0Cgb3z1M73Nac7","ciphertext":"nf5oXek8R7Tg2rTH/+e4qRv4GzNwbt4S"}"#
     /// A channel key as the auth endpoint hands it out (`shared_secret`): it must never show.
     static let sharedSecret = "q3kZ0mV2yW9xP4tR7uB1nC6eF8hJ5kL0sD2gA4vX9zM="
 
@@ -28,14 +29,20 @@ struct EncryptedChannelViewTests {
     }
 
     func decryptedEvent() -> ChannelEvent {
-        ChannelEvent(channel: Self.channel, name: "payment-authorised", payload: EventPayload(text: Self.plaintext),
-                     ciphertext: Self.envelope)
+        ChannelEvent(
+            channel: Self.channel, name: "payment-authorised", payload: EventPayload(text: Self.plaintext),
+            ciphertext: Self.envelope)
     }
 
     @Test("a decrypted event keeps its plaintext and the envelope that travelled; a clear one has none")
     func mapping() {
-        #expect(ClientFeed.events(decryptedEvent(), roster: nil) == [.event(ChannelEventRecord(
-            channel: Self.channel, event: "payment-authorised", data: Self.plaintext, ciphertext: Self.envelope))])
+        #expect(
+            ClientFeed.events(decryptedEvent(), roster: nil) == [
+                .event(
+                    ChannelEventRecord(
+                        channel: Self.channel, event: "payment-authorised", data: Self.plaintext,
+                        ciphertext: Self.envelope))
+            ])
         let clear = ChannelEvent(channel: "chat", name: "m", payload: EventPayload(text: "{}"))
         guard case .event(let record)? = ClientFeed.events(clear, roster: nil).first else {
             Issue.record("no event")
@@ -44,8 +51,9 @@ struct EncryptedChannelViewTests {
         #expect(!record.decrypted && record.ciphertext == nil)
     }
 
-    @Test("the Channels pane marks the encrypted channel; its events are marked decrypted in the log",
-          arguments: screenSizes)
+    @Test(
+        "the Channels pane marks the encrypted channel; its events are marked decrypted in the log",
+        arguments: screenSizes)
     func marked(size: Size) {
         var h = subscribed(size: size)
         for mapped in ClientFeed.events(decryptedEvent(), roster: nil) { h.client(mapped, at: 8) }
@@ -57,7 +65,9 @@ struct EncryptedChannelViewTests {
         let events = paneRows(g, Layout(size: size).events)
         let row = events.first { $0.contains("decrypt") }
         #expect(row?.contains("private") == true, "\(events.joined(separator: "\n"))")
-        if size.width >= 200 { #expect(row?.contains(#"decrypted · {"payment":"PAY-5","amount":15}"#) == true, "\(events)") }
+        if size.width >= 200 {
+            #expect(row?.contains(#"decrypted · {"payment":"PAY-5","amount":15}"#) == true, "\(events)")
+        }
         #expect(events.first { $0.contains("plain") }?.contains("decrypted") == false)
     }
 
@@ -96,15 +106,20 @@ struct EncryptedChannelViewTests {
     func failures() {
         var h = subscribed()
         let problem = DecryptionProblem.data(.undecryptable(.authenticationFailed))
-        let error = RealtimeError(kind: .decryption, message: "event payment-authorised on \(Self.channel) was not delivered: \(problem)",
-                                  channel: Self.channel, event: "payment-authorised", detail: problem.description,
-                                  decryption: problem)
+        let error = RealtimeError(
+            kind: .decryption, message: "event payment-authorised on \(Self.channel) was not delivered: \(problem)",
+            channel: Self.channel, event: "payment-authorised", detail: problem.description,
+            decryption: problem)
         guard case .client(let event)? = ClientFeed.item(.error(error), recording: false) else {
             Issue.record("no client event")
             return
         }
-        #expect(event == .error(ErrorReport(message: error.message, kind: "decryption", channel: Self.channel,
-                                            event: "payment-authorised")))
+        #expect(
+            event
+                == .error(
+                    ErrorReport(
+                        message: error.message, kind: "decryption", channel: Self.channel,
+                        event: "payment-authorised")))
         h.client(event, at: 8)
         h.client(event, at: 9)
         let i = h.model.channelIndex(Self.channel) ?? -1
@@ -124,18 +139,32 @@ struct EncryptedChannelViewTests {
 
     @Test("JSONL: decrypted events say so and carry the envelope; decryption errors name kind, channel, event")
     func lines() {
-        let line = JSONLines.line(.event(ChannelEventRecord(channel: Self.channel, event: "e", data: Self.plaintext,
-                                                            ciphertext: Self.envelope)), at: t0)
-        #expect(line.contains(#""data":{"payment":"PAY-5","amount":15},"decrypted":true,"ciphertext":{"nonce":"#), "\(line)")
+        let line = JSONLines.line(
+            .event(
+                ChannelEventRecord(
+                    channel: Self.channel, event: "e", data: Self.plaintext,
+                    ciphertext: Self.envelope)), at: t0)
+        #expect(
+            line.contains(#""data":{"payment":"PAY-5","amount":15},"decrypted":true,"ciphertext":{"nonce":"#), "\(line)"
+        )
         let clear = JSONLines.line(.event(ChannelEventRecord(channel: "chat", event: "e", data: "{}")), at: t0)
         #expect(!clear.contains("decrypted"))
-        let error = JSONLines.line(.error(ErrorReport(message: "not delivered", kind: "decryption", channel: Self.channel,
-                                                      event: "e")), at: t0)
-        #expect(error.hasSuffix(#""message":"not delivered","kind":"decryption","channel":"private-encrypted-pay","event":"e"}"#),
-                "\(error)")
-        for event in [ClientEvent.event(ChannelEventRecord(channel: Self.channel, event: "e", data: Self.plaintext,
-                                                           ciphertext: Self.envelope)),
-                      .error(ErrorReport(message: "m", kind: "decryption", channel: Self.channel, event: "e"))] {
+        let error = JSONLines.line(
+            .error(
+                ErrorReport(
+                    message: "not delivered", kind: "decryption", channel: Self.channel,
+                    event: "e")), at: t0)
+        #expect(
+            error.hasSuffix(
+                #""message":"not delivered","kind":"decryption","channel":"private-encrypted-pay","event":"e"}"#),
+            "\(error)")
+        for event in [
+            ClientEvent.event(
+                ChannelEventRecord(
+                    channel: Self.channel, event: "e", data: Self.plaintext,
+                    ciphertext: Self.envelope)),
+            .error(ErrorReport(message: "m", kind: "decryption", channel: Self.channel, event: "e")),
+        ] {
             #expect(JSONLines.decode(line: JSONLines.line(event, at: t0)) == event)
         }
     }
@@ -144,9 +173,12 @@ struct EncryptedChannelViewTests {
     func noKey() {
         var h = subscribed()
         let leaky = #"{"note":"rotated","shared_secret":"\#(Self.sharedSecret)"}"#
-        h.client(.event(ChannelEventRecord(channel: Self.channel, event: "leak", data: leaky, ciphertext: Self.envelope)), at: 8)
-        let error = ErrorReport(message: #"auth answered {"auth":"k:sig","shared_secret":"\#(Self.sharedSecret)"}"#,
-                                kind: "decryption", channel: Self.channel, event: "leak")
+        h.client(
+            .event(ChannelEventRecord(channel: Self.channel, event: "leak", data: leaky, ciphertext: Self.envelope)),
+            at: 8)
+        let error = ErrorReport(
+            message: #"auth answered {"auth":"k:sig","shared_secret":"\#(Self.sharedSecret)"}"#,
+            kind: "decryption", channel: Self.channel, event: "leak")
         h.client(.error(error), at: 9)
         var screens = [h.render().text]
         h.model.selectedSeq = h.model.log.lastSeq - 1
@@ -157,9 +189,14 @@ struct EncryptedChannelViewTests {
         h.press(.escape)
         h.model.selectedChannel = h.model.channelIndex(Self.channel) ?? 0
         screens.append(h.render().text)
-        let jsonl = [JSONLines.line(.event(ChannelEventRecord(channel: Self.channel, event: "leak", data: leaky,
-                                                              ciphertext: Self.envelope)), at: t0),
-                     JSONLines.line(.error(error), at: t0)]
+        let jsonl = [
+            JSONLines.line(
+                .event(
+                    ChannelEventRecord(
+                        channel: Self.channel, event: "leak", data: leaky,
+                        ciphertext: Self.envelope)), at: t0),
+            JSONLines.line(.error(error), at: t0),
+        ]
         for text in screens + jsonl {
             #expect(!text.contains(Self.sharedSecret) && !text.contains("q3kZ0mV2yW9x"), "\(text)")
         }
@@ -169,7 +206,9 @@ struct EncryptedChannelViewTests {
     @Test("client events are refused up front on an encrypted channel")
     func noClientEvents() {
         var h = subscribed()
-        #expect(Inspector.triggerProblem(h.model, channel: Self.channel) == "client events cannot be sent on encrypted channels")
+        #expect(
+            Inspector.triggerProblem(h.model, channel: Self.channel)
+                == "client events cannot be sent on encrypted channels")
         h.type(":trigger \(Self.channel) client-x {}\n")
         #expect(!h.commands.contains { if case .trigger = $0 { return true } else { return false } })
     }

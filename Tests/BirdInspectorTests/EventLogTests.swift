@@ -21,7 +21,11 @@ struct EventLogTests {
         #expect(log.evicted == 1134)
         for i in 0..<log.count { #expect(log[i].seq == log.firstSeq + i) }
         #expect(log.entry(seq: 1134) == nil)
-        if case .event(let e) = log.entry(seq: 1234)?.event { #expect(e.data?.hasSuffix("1233") == true) } else { Issue.record("missing newest") }
+        if case .event(let e) = log.entry(seq: 1234)?.event {
+            #expect(e.data?.hasSuffix("1233") == true)
+        } else {
+            Issue.record("missing newest")
+        }
     }
 
     @Test("bounded by bytes: big entries evict old ones and memory stays under the bound")

@@ -11,9 +11,11 @@ struct HonestLabelsTests {
     func membersText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).members)) }
     func channelsText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).channels)) }
 
-    @Test("attempt n is n in the TUI, the event log and JSONL, with its window min(30, 2ⁿ) s", arguments: [
-        (0, 1), (1, 2), (2, 4), (4, 16), (5, 30), (12, 30),
-    ])
+    @Test(
+        "attempt n is n in the TUI, the event log and JSONL, with its window min(30, 2ⁿ) s",
+        arguments: [
+            (0, 1), (1, 2), (2, 4), (4, 16), (5, 30), (12, 30),
+        ])
     func oneNumbering(attempt: Int, window: Int) throws {
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
@@ -31,7 +33,9 @@ struct HonestLabelsTests {
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
         h.roster()
-        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)), at: 5)
+        h.client(
+            .stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)),
+            at: 5)
         let members = membersText(h)
         #expect(members.contains("not reconnecting: disconnected — press c to connect"), "\(members)")
         #expect(!members.contains("waiting for reconnect"))
@@ -43,8 +47,11 @@ struct HonestLabelsTests {
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
         h.roster()
-        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .failed,
-                                           cause: .closed(code: 4009, reason: "terminated by the app", by: .server))), at: 5)
+        h.client(
+            .stateChanged(
+                StateChangeRecord(
+                    previous: .connected, current: .failed,
+                    cause: .closed(code: 4009, reason: "terminated by the app", by: .server))), at: 5)
         let members = membersText(h)
         #expect(members.contains("failed 4009: no retry"), "\(members)")
         #expect(!members.contains("waiting for reconnect"))
@@ -60,7 +67,8 @@ struct HonestLabelsTests {
         #expect(membersText(h).contains("(stale: waiting for reconnect)"))
         #expect(membersText(h).contains("alice"), "the last roster is still shown, marked stale")
         #expect(channelsText(h).contains("⟳ waiting for reconnect"))
-        h.client(.stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 6)
+        h.client(
+            .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 6)
         #expect(channelsText(h).contains("⟳ waiting for reconnect"))
     }
 
@@ -69,8 +77,12 @@ struct HonestLabelsTests {
         var h = Harness(size: Size(width: 120, height: 30))
         h.connectAndSubscribe()
         h.roster()
-        h.client(.subscriptionError(channel: "presence-room", SubscriptionFailure(type: "AuthError", status: 503,
-                                                                                  message: "auth endpoint answered HTTP 503")), at: 5)
+        h.client(
+            .subscriptionError(
+                channel: "presence-room",
+                SubscriptionFailure(
+                    type: "AuthError", status: 503,
+                    message: "auth endpoint answered HTTP 503")), at: 5)
         let members = membersText(h)
         #expect(members.contains("auth failed 503: members unknown"), "\(members)")
         #expect(!members.contains("alice") && !members.contains("carol"))

@@ -13,11 +13,14 @@ import Testing
 struct HostileRecordingTests {
     static let w0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("mono_ms beyond 10^10 (or negative) is skipped with its line and value, and the rest plays", arguments: [
-        "1e300", "-1", "10000000001", "1e16",
-    ])
+    @Test(
+        "mono_ms beyond 10^10 (or negative) is skipped with its line and value, and the rest plays",
+        arguments: [
+            "1e300", "-1", "10000000001", "1e16",
+        ])
     func hugeMono(_ mono: String) throws {
-        let bad = #"{"ts":"2023-11-14T22:13:24.000Z","mono_ms":\#(mono),"type":"state","previous":"connected","current":"unavailable"}"#
+        let bad =
+            #"{"ts":"2023-11-14T22:13:24.000Z","mono_ms":\#(mono),"type":"state","previous":"connected","current":"unavailable"}"#
         let r = try PlaybackRecording(text: sampleRecording(extra: [bad]))
         #expect(r.entries.count == 10)
         #expect(r.problems.map(\.description) == ["line 12: mono_ms \(mono) is outside 0…10000000000"])
@@ -49,16 +52,22 @@ struct HostileRecordingTests {
     func checkedNumbers() {
         #expect(!TimeText.clock(Date(timeIntervalSince1970: 1e300)).isEmpty)
         #expect(!RecordingTime.iso(Date(timeIntervalSince1970: -1e300)).isEmpty)
-        #expect(TimeText.duration(.infinity) != "" && TimeText.duration(.nan) == "0.0s" && TimeText.duration(-3) == "0.0s")
+        #expect(
+            TimeText.duration(.infinity) != "" && TimeText.duration(.nan) == "0.0s" && TimeText.duration(-3) == "0.0s")
         #expect(TimeText.seconds(.seconds(Int64.max)) != "")
         #expect(RecordingFormat.monoText(1e300) == "9000000000000.000")
-        #expect(Checked.int(.nan) == 0 && Checked.int(1e300) == 9_000_000_000_000_000 && Checked.int(-.infinity) == -9_000_000_000_000_000)
+        #expect(
+            Checked.int(.nan) == 0 && Checked.int(1e300) == 9_000_000_000_000_000
+                && Checked.int(-.infinity) == -9_000_000_000_000_000)
         #expect(Checked.milliseconds(.seconds(Int64.max)) == 9_000_000_000_000_000)
-        #expect(Checked.duration(seconds: 1e300) == .seconds(1_000_000_000) && Checked.duration(seconds: -.nan) == .zero)
+        #expect(
+            Checked.duration(seconds: 1e300) == .seconds(1_000_000_000) && Checked.duration(seconds: -.nan) == .zero)
         #expect(PlaybackPacing.due(monoMs: 1e10, speed: 1e-300) == .seconds(10_000_000_000_000))
         #expect(PlaybackPacing.due(monoMs: 1500, speed: 2) == .milliseconds(750))
         #expect(PlaybackPacing.due(monoMs: 1500, speed: 0) == nil)
-        #expect(JSONLines.line(.retryScheduled(RetryRecord(delay: .seconds(Int64.max), attempt: 0)), at: t0).contains(#""in_ms":9000000000000000"#))
+        #expect(
+            JSONLines.line(.retryScheduled(RetryRecord(delay: .seconds(Int64.max), attempt: 0)), at: t0).contains(
+                #""in_ms":9000000000000000"#))
     }
 
     @Test("streamed replay (an index, then windows of entries) plays exactly like the whole file")
@@ -67,10 +76,16 @@ struct HostileRecordingTests {
         for i in 0..<5000 {
             let mono = 100 + i * 10
             if i % 997 == 0 {
-                lines.append(#"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":\#(mono),"type":"state","previous":"connected","current":"unavailable","cause":"socket dropped","close_code":1006}"#)
-                lines.append(#"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":\#(mono),"type":"state","previous":"unavailable","current":"connected","connection_id":"1.\#(i)","cause":"handshake received"}"#)
+                lines.append(
+                    #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":\#(mono),"type":"state","previous":"connected","current":"unavailable","cause":"socket dropped","close_code":1006}"#
+                )
+                lines.append(
+                    #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":\#(mono),"type":"state","previous":"unavailable","current":"connected","connection_id":"1.\#(i)","cause":"handshake received"}"#
+                )
             } else {
-                lines.append(#"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":\#(mono),"type":"event","channel":"chat","event":"n","data":{"i":\#(i)}}"#)
+                lines.append(
+                    #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":\#(mono),"type":"event","channel":"chat","event":"n","data":{"i":\#(i)}}"#
+                )
             }
         }
         let whole = try PlaybackRecording(text: sampleRecording(extra: lines))
@@ -97,7 +112,9 @@ struct HostileRecordingTests {
                     _ = Inspector.update(&streamed, .tick(now: Self.w0.addingTimeInterval(t)))
                 }
                 _ = Inspector.update(&full, m)
-                while full.playback?.starved == true { _ = Inspector.update(&full, .tick(now: Self.w0.addingTimeInterval(t))) }
+                while full.playback?.starved == true {
+                    _ = Inspector.update(&full, .tick(now: Self.w0.addingTimeInterval(t)))
+                }
             }
             #expect(streamed.playback?.position == full.playback?.position, "step \(step)")
             #expect(streamed.connection == full.connection && streamed.log.lastSeq == full.log.lastSeq)

@@ -81,15 +81,17 @@ struct InboxQueueTests {
         #expect(kept + dropped == 1_000_000)
     }
 
-    @Test("only channel events' wire texts may be dropped: protocol messages are kept", arguments: [
-        (#"{"event":"order-updated","channel":"a","data":"{}"}"#, true),
-        (#"{"channel":"p","event":"client-typing","data":{}}"#, true),
-        (#"{"event":"bird:connection_established","data":"{}"}"#, false),
-        (#"{"event":"pusher_internal:subscription_succeeded","channel":"p"}"#, false),
-        (#"{"event":"bird:ping"}"#, false),
-        ("<binary message, 3 bytes>", false),
-        (#"{"event":"#, false),
-    ])
+    @Test(
+        "only channel events' wire texts may be dropped: protocol messages are kept",
+        arguments: [
+            (#"{"event":"order-updated","channel":"a","data":"{}"}"#, true),
+            (#"{"channel":"p","event":"client-typing","data":{}}"#, true),
+            (#"{"event":"bird:connection_established","data":"{}"}"#, false),
+            (#"{"event":"pusher_internal:subscription_succeeded","channel":"p"}"#, false),
+            (#"{"event":"bird:ping"}"#, false),
+            ("<binary message, 3 bytes>", false),
+            (#"{"event":"#, false),
+        ])
     func wireKinds(text: String, droppable: Bool) {
         #expect(WireTextKind.isChannelEvent(text) == droppable)
     }
@@ -103,6 +105,9 @@ struct InboxQueueTests {
         #expect(text.contains("dropped 12,345 events (inspector fell behind)"), "\(text)")
         #expect(contains(h.render(), "✗ dropped"))
         let line = JSONLines.line(.dropped(count: 12_345, wire: 4, since: t0), at: t0)
-        #expect(line == #"{"ts":"2023-11-14T22:13:20.000Z","type":"dropped","count":12345,"wire":4,"since":"2023-11-14T22:13:20.000Z"}"#)
+        #expect(
+            line
+                == #"{"ts":"2023-11-14T22:13:20.000Z","type":"dropped","count":12345,"wire":4,"since":"2023-11-14T22:13:20.000Z"}"#
+        )
     }
 }

@@ -13,7 +13,10 @@ struct KeyBindingTests {
             var seen: [Key: Action] = [:]
             for b in KeyBindings.scope(scope) {
                 for key in b.keys {
-                    #expect(seen[key] == nil, "\(key.name) in \(scope.rawValue) is bound to \(seen[key]?.rawValue ?? "") and \(b.action.rawValue)")
+                    #expect(
+                        seen[key] == nil,
+                        "\(key.name) in \(scope.rawValue) is bound to \(seen[key]?.rawValue ?? "") and \(b.action.rawValue)"
+                    )
                     seen[key] = b.action
                 }
             }
@@ -38,15 +41,19 @@ struct KeyBindingTests {
         let expected: [(Key, Action)] = [
             (.char("s"), .subscribe), (.char("u"), .unsubscribe), (.char("t"), .trigger), (.char("i"), .signin),
             (.char("o"), .signout), (.char("d"), .disconnect), (.char("c"), .connect), (.char("x"), .drop),
-            (.char("k"), .closeMenu), (.char("/"), .filter), (.char("p"), .pause), (.char("G"), .follow), (.end, .follow),
+            (.char("k"), .closeMenu), (.char("/"), .filter), (.char("p"), .pause), (.char("G"), .follow),
+            (.end, .follow),
             (.enter, .detail), (.tab, .nextPane), (.char(":"), .commandLine), (.char("?"), .help), (.char("q"), .quit),
         ]
-        for (key, action) in expected { #expect(KeyBindings.binding(for: key, in: .main)?.action == action, "\(key.name)") }
+        for (key, action) in expected {
+            #expect(KeyBindings.binding(for: key, in: .main)?.action == action, "\(key.name)")
+        }
     }
 
     @Test("docs/INSPECTOR.md carries the generated key reference")
     func docsMatchTable() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let docs = try String(contentsOf: root.appendingPathComponent("docs/INSPECTOR.md"), encoding: .utf8)
         #expect(docs.contains(KeyBindings.markdown), "regenerate the key reference: bird-inspect --keys-markdown")
     }
@@ -65,8 +72,9 @@ struct KeyBindingTests {
         #expect(h.model.flash?.text.contains("not signed in") == true)
     }
 
-    @Test("the footer shows every footer key at 80, 120 and 200 columns, abbreviating labels to fit",
-          arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 200, height: 50)])
+    @Test(
+        "the footer shows every footer key at 80, 120 and 200 columns, abbreviating labels to fit",
+        arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 200, height: 50)])
     func footer(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
@@ -79,17 +87,24 @@ struct KeyBindingTests {
         #expect(footer.contains("? help"), "\(footer)")
         #expect(footer.hasPrefix("s "), "\(footer)")
         // The letters that act on the connection keep at least their abbreviation when available.
-        for (key, short) in [("s", "sub"), ("u", "unsub"), ("t", "trig"), ("i", "in"), ("d", "disc"), ("x", "drop"), ("k", "close")] {
+        for (key, short) in [
+            ("s", "sub"), ("u", "unsub"), ("t", "trig"), ("i", "in"), ("d", "disc"), ("x", "drop"), ("k", "close"),
+        ] {
             let item = items.first { $0.key == key }
             #expect(item?.ok == true, "\(key) available")
             let b = KeyBindings.binding(for: .char(Character(key)), in: .main)
             #expect(b?.short == short)
-            #expect(item.map { $0.label == b?.label || $0.label == short } == true, "\(key): \(String(describing: item))")
+            #expect(
+                item.map { $0.label == b?.label || $0.label == short } == true, "\(key): \(String(describing: item))")
             #expect(footer.contains("\(key) \(item?.label ?? "?")"), "\(footer)")
         }
         #expect(DisplayWidth.of(footer.trimmingCharacters(in: .whitespaces)) <= size.width)
-        if size.width >= 200 { #expect(footer.contains("x drop") && footer.contains(": command") && footer.contains("q quit")) }
-        if size.width == 80 { #expect(footer.contains("d disc") && footer.contains("k close") && footer.contains("u unsub")) }
+        if size.width >= 200 {
+            #expect(footer.contains("x drop") && footer.contains(": command") && footer.contains("q quit"))
+        }
+        if size.width == 80 {
+            #expect(footer.contains("d disc") && footer.contains("k close") && footer.contains("u unsub"))
+        }
         // "o" (sign out) is unavailable (not signed in): shown, dimmed.
         let o = items.first { $0.key == "o" }
         #expect(o?.ok == false)
@@ -105,7 +120,9 @@ struct KeyBindingTests {
         var h = Harness(size: Size(width: 80, height: 24))
         h.connectAndSubscribe()
         h.type("d")
-        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)), at: 7)
+        h.client(
+            .stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)),
+            at: 7)
         h.tick(14)
         for model in [h.model] {
             let items = Inspector.footerItems(model, width: 80)

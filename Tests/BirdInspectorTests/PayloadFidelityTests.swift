@@ -12,7 +12,9 @@ struct PayloadFidelityTests {
     static let exact = #"{"id":9007199254740993,"b":1,"a":2}"#
     static let spaced = "{ \"id\" : 9007199254740993,\r\n  \"b\" : 1.50, \"a\" : [1e3, -0.0] }"
 
-    func event(_ data: String?) -> ClientEvent { .event(ChannelEventRecord(channel: "chat", event: "order", data: data)) }
+    func event(_ data: String?) -> ClientEvent {
+        .event(ChannelEventRecord(channel: "chat", event: "order", data: data))
+    }
 
     @Test("JSONL data embeds the payload as received: digits, member order and spacing; raw CR/LF become spaces")
     func jsonlData() {
@@ -28,18 +30,26 @@ struct PayloadFidelityTests {
     @Test("a redacted payload keeps its numbers and member order (compact)")
     func redacted() {
         let sig = "key:" + String(repeating: "ab", count: 32)
-        let line = JSONLines.line(event(#"{ "id" : 9007199254740993, "auth" : "\#(sig)", "z" : {"s": "\#(sig)"}, "a" : 1.50 }"#), at: t0)
-        #expect(line.hasSuffix(#""data":{"id":9007199254740993,"auth":"key:<redacted>","z":{"s":"key:<redacted>"},"a":1.50}}"#), "\(line)")
+        let line = JSONLines.line(
+            event(#"{ "id" : 9007199254740993, "auth" : "\#(sig)", "z" : {"s": "\#(sig)"}, "a" : 1.50 }"#), at: t0)
+        #expect(
+            line.hasSuffix(
+                #""data":{"id":9007199254740993,"auth":"key:<redacted>","z":{"s":"key:<redacted>"},"a":1.50}}"#),
+            "\(line)")
     }
 
     @Test("the sent line carries the data that was sent")
     func sentData() {
         let sentLine = JSONLines.line(.sent(channel: "presence-x", event: "client-hi", data: Self.exact), at: t0)
-        #expect(sentLine == #"{"ts":"2023-11-14T22:13:20.000Z","type":"sent","channel":"presence-x","event":"client-hi","data":{"id":9007199254740993,"b":1,"a":2}}"#)
+        #expect(
+            sentLine
+                == #"{"ts":"2023-11-14T22:13:20.000Z","type":"sent","channel":"presence-x","event":"client-hi","data":{"id":9007199254740993,"b":1,"a":2}}"#
+        )
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
         h.client(.sent(channel: "private-orders", event: "client-hi", data: Self.exact), at: 7)
-        #expect(line(h.render(), containing: "→ client-hi")?.contains(#"sent {"id":9007199254740993,"b":1,"a":2}"#) == true)
+        #expect(
+            line(h.render(), containing: "→ client-hi")?.contains(#"sent {"id":9007199254740993,"b":1,"a":2}"#) == true)
     }
 
     @Test("the event log line shows the payload's digits and order")
@@ -47,7 +57,9 @@ struct PayloadFidelityTests {
         var h = Harness(size: Size(width: 200, height: 50))
         h.connectAndSubscribe()
         h.client(event(Self.spaced), at: 7)
-        #expect(line(h.render(), containing: " order ")?.contains(#"{"id":9007199254740993,"b":1.50,"a":[1e3,-0.0]}"#) == true)
+        #expect(
+            line(h.render(), containing: " order ")?.contains(#"{"id":9007199254740993,"b":1.50,"a":[1e3,-0.0]}"#)
+                == true)
     }
 
     @Test("the detail view pretty-prints from the text received; r shows it raw and back", arguments: screenSizes)
@@ -91,9 +103,12 @@ struct PayloadFidelityTests {
 
     @Test("the ts splice changes only ts (member ranges from BirdWire)")
     func restamp() {
-        let line = #"{"ts":"2023-11-14T22:13:20.000Z", "mono_ms":5.000,"type":"event","data":{ "id" : 9007199254740993 }}"#
-        #expect(RecordingFormat.restamp(line, ts: t0.addingTimeInterval(1))
-                == #"{"ts":"2023-11-14T22:13:21.000Z", "mono_ms":5.000,"type":"event","data":{ "id" : 9007199254740993 }}"#)
+        let line =
+            #"{"ts":"2023-11-14T22:13:20.000Z", "mono_ms":5.000,"type":"event","data":{ "id" : 9007199254740993 }}"#
+        #expect(
+            RecordingFormat.restamp(line, ts: t0.addingTimeInterval(1))
+                == #"{"ts":"2023-11-14T22:13:21.000Z", "mono_ms":5.000,"type":"event","data":{ "id" : 9007199254740993 }}"#
+        )
         #expect(RecordingFormat.restamp(#"{"type":"x"}"#, ts: t0) == #"{"ts":"2023-11-14T22:13:20.000Z","type":"x"}"#)
         #expect(RecordingFormat.restamp("not json", ts: t0) == "not json")
     }

@@ -7,7 +7,8 @@ import Testing
 
 @testable import BirdInspector
 
-let sampleHeader = #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":0.000,"type":"recording","version":1,"tool":"bird-inspect 0.1.0","dialect":"pusher","host":"127.0.0.1","port":6001,"tls":false,"app_key":"k","channels":["chat"]}"#
+let sampleHeader =
+    #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":0.000,"type":"recording","version":1,"tool":"bird-inspect 0.1.0","dialect":"pusher","host":"127.0.0.1","port":6001,"tls":false,"app_key":"k","channels":["chat"]}"#
 
 /// A small recording: connect, subscribe, a wire message, an auth entry, events, a drop, a retry.
 func sampleRecording(extra: [String] = []) -> String {
@@ -30,21 +31,33 @@ struct PlaybackRecordingTests {
     @Test("a good recording: header settings, every entry in order, E lines decoded")
     func good() throws {
         let r = try PlaybackRecording(text: sampleRecording())
-        #expect(r.header.dialect == "pusher" && r.header.port == 6001 && r.header.channels == ["chat"] && r.header.appKey == "k")
+        #expect(
+            r.header.dialect == "pusher" && r.header.port == 6001 && r.header.channels == ["chat"]
+                && r.header.appKey == "k")
         #expect(r.entries.count == 10 && r.problems.isEmpty)
         #expect(r.entries.map(\.line) == Array(2...11))
-        #expect(r.entries.map(\.type) == ["state", "wire", "state", "auth", "subscribed", "event", "event", "state", "retry", "state"])
+        #expect(
+            r.entries.map(\.type) == [
+                "state", "wire", "state", "auth", "subscribed", "event", "event", "state", "retry", "state",
+            ])
         #expect(r.entries[1].event == nil && r.entries[1].summary == "wire in pusher:connection_established")
         #expect(r.entries[3].summary == "auth channel private-x → 200 (3 ms)")
-        #expect(r.entries[7].event == .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)))
+        #expect(
+            r.entries[7].event
+                == .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)))
         #expect(r.entries[5].monoMs == 1000 && RecordingTime.iso(r.entries[5].time) == "2023-11-14T22:13:21.000Z")
     }
 
-    @Test("file-level errors name the inspector and the version it reads", arguments: [
-        ("", "the file is empty"),
-        ("hello\n", "not a bird-inspect recording: the first line is not a JSON object"),
-        (#"{"type":"recording","mono_ms":0,"version":2}"# + "\n", "recording version 2 is not supported (this bird-inspect reads version 1)"),
-    ])
+    @Test(
+        "file-level errors name the inspector and the version it reads",
+        arguments: [
+            ("", "the file is empty"),
+            ("hello\n", "not a bird-inspect recording: the first line is not a JSON object"),
+            (
+                #"{"type":"recording","mono_ms":0,"version":2}"# + "\n",
+                "recording version 2 is not supported (this bird-inspect reads version 1)"
+            ),
+        ])
     func fileErrors(text: String, message: String) {
         do {
             _ = try PlaybackRecording(text: text)
@@ -68,10 +81,11 @@ struct PlaybackRecordingTests {
             #"{"ts":"2023-11-14T22:13:31.000Z","mono_ms":11000,"type":"ev"#,  // a line cut short by a crash
         ])
         let r = try PlaybackRecording(text: text)
-        #expect(r.problems.map(\.description) == [
-            "line 12: not JSON", "line 13: not a JSON object", "line 14: no mono_ms", "line 15: no type",
-            "line 16: a state line without its required keys", "line 20: not JSON",
-        ])
+        #expect(
+            r.problems.map(\.description) == [
+                "line 12: not JSON", "line 13: not a JSON object", "line 14: no mono_ms", "line 15: no type",
+                "line 16: a state line without its required keys", "line 20: not JSON",
+            ])
         #expect(r.entries.count == 12)
         #expect(r.entries[10].type == "future_thing" && r.entries[10].event == nil && r.entries[10].line == 18)
         #expect(r.entries[11].event == .event(ChannelEventRecord(channel: "chat", event: "last", data: nil)))
@@ -79,7 +93,8 @@ struct PlaybackRecordingTests {
 
     @Test("a line without ts is placed at header time + mono_ms")
     func missingTs() throws {
-        let r = try PlaybackRecording(text: sampleHeader + "\n" + #"{"mono_ms":1500,"type":"subscribed","channel":"c"}"#)
+        let r = try PlaybackRecording(
+            text: sampleHeader + "\n" + #"{"mono_ms":1500,"type":"subscribed","channel":"c"}"#)
         #expect(RecordingTime.iso(r.entries[0].time) == "2023-11-14T22:13:21.500Z")
     }
 }

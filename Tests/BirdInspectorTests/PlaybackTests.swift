@@ -51,7 +51,9 @@ struct PlaybackTests {
         #expect(h.model.connection.state == .connected && h.model.connection.connectionId == "1.2")
         #expect(h.model.channels.first?.status == .subscribed && h.model.channels.first?.events == 1)
         // Panes show recorded times: the log entry is stamped with the line's ts.
-        #expect(h.model.log.entry(seq: h.model.log.lastSeq).map { RecordingTime.iso($0.time) } == "2023-11-14T22:13:21.000Z")
+        #expect(
+            h.model.log.entry(seq: h.model.log.lastSeq).map { RecordingTime.iso($0.time) } == "2023-11-14T22:13:21.000Z"
+        )
         #expect(h.commands.isEmpty)
     }
 
@@ -76,7 +78,8 @@ struct PlaybackTests {
         let text = flowed(paneRows(h.render(), Layout(size: h.model.size).connection))
         #expect(text.contains("attempt 2 in 4.0s (≤ 4 s)"), "\(text)")
         h.tick(2.5)  // 1 s of wall time = 2 s recorded
-        #expect(flowed(paneRows(h.render(), Layout(size: h.model.size).connection)).contains("attempt 2 in 2.0s (≤ 4 s)"))
+        #expect(
+            flowed(paneRows(h.render(), Layout(size: h.model.size).connection)).contains("attempt 2 in 2.0s (≤ 4 s)"))
     }
 
     @Test("Space pauses and resumes; . steps one entry while paused; > plays to the next state change")
@@ -86,7 +89,9 @@ struct PlaybackTests {
         h.tick(0.015)
         #expect(h.playback.position == 1)
         h.press(.char("."))
-        #expect(h.playback.position == 1 && h.model.flash?.isError == true && h.model.flash?.text.contains("only while paused") == true)
+        #expect(
+            h.playback.position == 1 && h.model.flash?.isError == true
+                && h.model.flash?.text.contains("only while paused") == true)
         h.press(.char(" "))
         #expect(h.playback.paused && h.playback.statusText.hasSuffix("· paused"))
         h.tick(5)
@@ -131,7 +136,9 @@ struct PlaybackTests {
             h.model.flash = nil
             h.type(key)
             #expect(h.model.mode == .normal, "\(key)")
-            #expect(h.model.flash?.text.contains("replaying a recording") == true, "\(key): \(h.model.flash?.text ?? "no message")")
+            #expect(
+                h.model.flash?.text.contains("replaying a recording") == true,
+                "\(key): \(h.model.flash?.text ?? "no message")")
         }
         for line in ["subscribe other", "disconnect", "drop", "signin", "trigger chat client-x {}"] {
             h.type(":" + line + "\n")

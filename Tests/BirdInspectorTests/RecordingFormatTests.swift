@@ -38,36 +38,63 @@ let exactEvents: [ClientEvent] = [
     .stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)),
     .stateChanged(StateChangeRecord(previous: .disconnected, current: .connecting, cause: .connectCalled)),
     .stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)),
-    .stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "123.456")),
-    .stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "1.2",
-                              activityTimeout: .seconds(60))),
+    .stateChanged(
+        StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "123.456")),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .connecting, current: .connected, cause: .handshake, connectionId: "1.2",
+            activityTimeout: .seconds(60))),
     .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)),
-    .stateChanged(StateChangeRecord(previous: .connected, current: .failed,
-                              cause: .closed(code: 4009, reason: "terminated by the app", by: .server))),
-    .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .closed(code: 1006, reason: "", by: .server))),
-    .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable,
-                              cause: .closed(code: 1002, reason: "bad frame (masked)", by: .client))),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .connected, current: .failed,
+            cause: .closed(code: 4009, reason: "terminated by the app", by: .server))),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .connected, current: .unavailable, cause: .closed(code: 1006, reason: "", by: .server))),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .connected, current: .unavailable,
+            cause: .closed(code: 1002, reason: "bad frame (masked)", by: .client))),
     .stateChanged(StateChangeRecord(previous: .connected, current: .connecting, cause: .pongTimeout)),
-    .stateChanged(StateChangeRecord(previous: .connecting, current: .unavailable, cause: .networkError("connection refused by 127.0.0.1:1"))),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .connecting, current: .unavailable, cause: .networkError("connection refused by 127.0.0.1:1"))),
     .stateChanged(StateChangeRecord(previous: .connecting, current: .failed, cause: .handshakeWithoutId)),
     .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)),
     .stateChanged(StateChangeRecord(previous: .connected, current: .connecting, cause: .signout)),
-    .stateChanged(StateChangeRecord(previous: .initialized, current: .failed, cause: .other("configuration error: no host"))),
-    .stateChanged(StateChangeRecord(previous: .connected, current: .failed, cause: .recorded(text: "edge went away", closeCode: 4100))),
+    .stateChanged(
+        StateChangeRecord(previous: .initialized, current: .failed, cause: .other("configuration error: no host"))),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .connected, current: .failed, cause: .recorded(text: "edge went away", closeCode: 4100))),
     .stateChanged(StateChangeRecord(previous: .initialized, current: .connecting)),
-    .retryScheduled(RetryRecord(delay: .milliseconds(4321), attempt: 2, cause: .closed(code: 4100, reason: "edge full", by: .server))),
+    .retryScheduled(
+        RetryRecord(
+            delay: .milliseconds(4321), attempt: 2, cause: .closed(code: 4100, reason: "edge full", by: .server))),
     .retryScheduled(RetryRecord(delay: .milliseconds(700), attempt: 0, cause: nil)),
     .retryScheduled(RetryRecord(delay: .milliseconds(0), attempt: 1, cause: .dropped)),
     .subscribed(channel: "presence-room"),
-    .subscriptionError(channel: "private-x", SubscriptionFailure(type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth",
-                                                                 message: "auth endpoint answered HTTP 403")),
+    .subscriptionError(
+        channel: "private-x",
+        SubscriptionFailure(
+            type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth",
+            message: "auth endpoint answered HTTP 403")),
     .subscriptionError(channel: "private-y", SubscriptionFailure(type: "Timeout", message: "no answer")),
-    .event(ChannelEventRecord(channel: "chat", event: "message", data: #"{"n":1,"text":"hé 北京 \"q\"","f":1.50,"a":[1,null,true]}"#)),
-    .event(ChannelEventRecord(channel: "presence-room", event: "client-typing", data: #"{"typing":true}"#, memberId: "alice")),
+    .event(
+        ChannelEventRecord(
+            channel: "chat", event: "message", data: #"{"n":1,"text":"hé 北京 \"q\"","f":1.50,"a":[1,null,true]}"#)),
+    .event(
+        ChannelEventRecord(
+            channel: "presence-room", event: "client-typing", data: #"{"typing":true}"#, memberId: "alice")),
     .event(ChannelEventRecord(channel: "chat", event: "ping", data: nil)),
     .event(ChannelEventRecord(channel: "chat", event: "text", data: #""just a string""#)),
-    .membersSnapshot(channel: "presence-room", members: [PresenceMember(id: "alice", info: #"{"name":"Alice"}"#),
-                                                        PresenceMember(id: "bob")], myId: "alice"),
+    .membersSnapshot(
+        channel: "presence-room",
+        members: [
+            PresenceMember(id: "alice", info: #"{"name":"Alice"}"#),
+            PresenceMember(id: "bob"),
+        ], myId: "alice"),
     .membersSnapshot(channel: "presence-empty", members: [], myId: nil),
     .memberAdded(channel: "presence-room", PresenceMember(id: "carol", info: #"{"city":"Jakarta"}"#)),
     .memberAdded(channel: "presence-room", PresenceMember(id: "dave")),
@@ -79,34 +106,53 @@ let exactEvents: [ClientEvent] = [
     .error(ErrorReport(message: "handshake without id")),
     .sent(channel: "private-x", event: "client-wave", data: nil),
     .sent(channel: "private-x", event: "client-wave", data: #"{"id":9007199254740993,"b":1,"a":2}"#),
-    .event(ChannelEventRecord(channel: "chat", event: "exact", data: #"{ "id" : 9007199254740993, "b":1.50,"a":[1e3] }"#)),
+    .event(
+        ChannelEventRecord(channel: "chat", event: "exact", data: #"{ "id" : 9007199254740993, "b":1.50,"a":[1e3] }"#)),
     .dropped(count: 12_345, wire: 0, since: RecordingTime.parse("2023-11-14T22:13:20.000Z") ?? t0),
     .dropped(count: 3, wire: 7, since: RecordingTime.parse("2023-11-14T22:13:21.500Z") ?? t0),
     .commandError(command: "trigger chat client-x", message: "client events need a private- or presence- channel"),
-    .stateChanged(StateChangeRecord(previous: .unavailable, current: .unavailable, cause: .networkUnavailable("no default route"))),
-    .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting,
-                                    cause: .networkRestored("default via eth0 (IPv4), wlan0 (IPv6)"))),
-    .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .networkChanged("default via eth0 (IPv4)"))),
-    .stateChanged(StateChangeRecord(previous: .connecting, current: .unavailable,
-                                    cause: .endpointUnavailable("endpoint provider did not answer within 10 s"))),
-    .retryScheduled(RetryRecord(delay: .milliseconds(900), attempt: 0, cause: .endpointUnavailable("endpoint provider failed: boom"))),
+    .stateChanged(
+        StateChangeRecord(previous: .unavailable, current: .unavailable, cause: .networkUnavailable("no default route"))
+    ),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .unavailable, current: .connecting,
+            cause: .networkRestored("default via eth0 (IPv4), wlan0 (IPv6)"))),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .unavailable, current: .connecting, cause: .networkChanged("default via eth0 (IPv4)"))),
+    .stateChanged(
+        StateChangeRecord(
+            previous: .connecting, current: .unavailable,
+            cause: .endpointUnavailable("endpoint provider did not answer within 10 s"))),
+    .retryScheduled(
+        RetryRecord(
+            delay: .milliseconds(900), attempt: 0, cause: .endpointUnavailable("endpoint provider failed: boom"))),
     .networkPath(NetworkPathRecord(usable: true, description: "default via eth0 (IPv4, IPv6)")),
     .networkPath(NetworkPathRecord(usable: false, description: "no default route (loopback only)")),
     .endpoint(.resolving),
-    .endpoint(.resolved(host: "edge.example.net", port: 8443, tls: true, url: "wss://edge.example.net:8443/app/k",
-                        headerNames: ["X-A", "X-B"])),
+    .endpoint(
+        .resolved(
+            host: "edge.example.net", port: 8443, tls: true, url: "wss://edge.example.net:8443/app/k",
+            headerNames: ["X-A", "X-B"])),
     .endpoint(.resolved(host: "::1", port: nil, tls: false, url: nil, headerNames: [])),
     .endpoint(.failed("handshake headers provider failed: no token")),
-    .event(ChannelEventRecord(channel: "private-encrypted-x", event: "paid", data: #"{"amount":15}"#,
-                              ciphertext: #"{"nonce":"bm9uY2U=","ciphertext":"Y2lwaGVy"}"#)),
-    .error(ErrorReport(message: "event paid on private-encrypted-x was not delivered", kind: "decryption",
-                       channel: "private-encrypted-x", event: "paid")),
+    .event(
+        ChannelEventRecord(
+            channel: "private-encrypted-x", event: "paid", data: #"{"amount":15}"#,
+            ciphertext: #"{"nonce":"bm9uY2U=","ciphertext":"Y2lwaGVy"}"#)),
+    .error(
+        ErrorReport(
+            message: "event paid on private-encrypted-x was not delivered", kind: "decryption",
+            channel: "private-encrypted-x", event: "paid")),
     .roundTrip(.microseconds(12_345)),
     .roundTrip(.zero),
     .roundTrip(.seconds(3)),
-    .scenario(ScenarioStepRecord(name: "edge-restart", step: 1, action: "restart",
-                                 text: "closed all with 4200 \"edge restarting\", down for 3.0 s",
-                                 edgeBackAt: RecordingTime.parse("2023-11-14T22:13:23.000Z") ?? t0)),
+    .scenario(
+        ScenarioStepRecord(
+            name: "edge-restart", step: 1, action: "restart",
+            text: "closed all with 4200 \"edge restarting\", down for 3.0 s",
+            edgeBackAt: RecordingTime.parse("2023-11-14T22:13:23.000Z") ?? t0)),
     .scenario(ScenarioStepRecord(name: "edge-restart", text: "done")),
 ]
 
@@ -131,27 +177,47 @@ struct JSONLinesDecodingTests {
         #expect(back(.signinSucceeded(memberId: "m", info: #"{"a":1}"#)) == .signinSucceeded(memberId: "m", info: nil))
         // Data comes back as sent, except raw CR/LF (whitespace) become spaces; raw text comes
         // back as a JSON string; a retry delay in whole ms.
-        #expect(back(.event(ChannelEventRecord(channel: "c", event: "e", data: "{ \"a\" :\r\n 1 }")))
+        #expect(
+            back(.event(ChannelEventRecord(channel: "c", event: "e", data: "{ \"a\" :\r\n 1 }")))
                 == .event(ChannelEventRecord(channel: "c", event: "e", data: "{ \"a\" :   1 }")))
-        #expect(back(.event(ChannelEventRecord(channel: "c", event: "e", data: "not json")))
+        #expect(
+            back(.event(ChannelEventRecord(channel: "c", event: "e", data: "not json")))
                 == .event(ChannelEventRecord(channel: "c", event: "e", data: #""not json""#)))
-        #expect(back(.retryScheduled(RetryRecord(delay: .microseconds(1500), attempt: 0)))
+        #expect(
+            back(.retryScheduled(RetryRecord(delay: .microseconds(1500), attempt: 0)))
                 == .retryScheduled(RetryRecord(delay: .milliseconds(2), attempt: 0)))
         // A roster comes back sorted by id; secrets come back redacted.
-        #expect(back(.membersSnapshot(channel: "p", members: [PresenceMember(id: "z"), PresenceMember(id: "a")], myId: nil))
-                == .membersSnapshot(channel: "p", members: [PresenceMember(id: "a"), PresenceMember(id: "z")], myId: nil))
+        #expect(
+            back(
+                .membersSnapshot(channel: "p", members: [PresenceMember(id: "z"), PresenceMember(id: "a")], myId: nil))
+                == .membersSnapshot(
+                    channel: "p", members: [PresenceMember(id: "a"), PresenceMember(id: "z")], myId: nil))
         let sig = "key:" + String(repeating: "ab", count: 32)
-        #expect(back(.event(ChannelEventRecord(channel: "c", event: "e", data: #"{"auth":"\#(sig)"}"#)))
+        #expect(
+            back(.event(ChannelEventRecord(channel: "c", event: "e", data: #"{"auth":"\#(sig)"}"#)))
                 == .event(ChannelEventRecord(channel: "c", event: "e", data: #"{"auth":"key:<redacted>"}"#)))
         // An endpoint comes back without the query string it was never written with (a `?token=`
         // would leak), as in `auth` lines.
-        #expect(back(.subscriptionError(channel: "private-x", SubscriptionFailure(
-            type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth?member=inspector&token=s3cr3t", message: "no")))
-                == .subscriptionError(channel: "private-x", SubscriptionFailure(
-                    type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth", message: "no")))
+        #expect(
+            back(
+                .subscriptionError(
+                    channel: "private-x",
+                    SubscriptionFailure(
+                        type: "AuthError", status: 403,
+                        endpoint: "http://127.0.0.1:1/auth?member=inspector&token=s3cr3t", message: "no")))
+                == .subscriptionError(
+                    channel: "private-x",
+                    SubscriptionFailure(
+                        type: "AuthError", status: 403, endpoint: "http://127.0.0.1:1/auth", message: "no")))
         // A redacted payload comes back compact, numbers and member order as sent.
-        #expect(back(.event(ChannelEventRecord(channel: "c", event: "e", data: #"{ "id" : 9007199254740993, "token" : "x", "a" : 1.50 }"#)))
-                == .event(ChannelEventRecord(channel: "c", event: "e", data: #"{"id":9007199254740993,"token":"<redacted>","a":1.50}"#)))
+        #expect(
+            back(
+                .event(
+                    ChannelEventRecord(
+                        channel: "c", event: "e", data: #"{ "id" : 9007199254740993, "token" : "x", "a" : 1.50 }"#)))
+                == .event(
+                    ChannelEventRecord(
+                        channel: "c", event: "e", data: #"{"id":9007199254740993,"token":"<redacted>","a":1.50}"#)))
     }
 
     @Test("a recorded cause keeps its text and close code, so the pane still shows the code and band")
@@ -159,10 +225,12 @@ struct JSONLinesDecodingTests {
         let cause = JSONLines.cause(text: "closed by a future client version", closeCode: 4200)
         #expect(cause == .recorded(text: "closed by a future client version", closeCode: 4200))
         #expect(cause.closeCode == 4200 && cause.text == "closed by a future client version")
-        #expect(JSONLines.cause(text: "server closed: 4009 unauthorized (bye)", closeCode: 4009)
+        #expect(
+            JSONLines.cause(text: "server closed: 4009 unauthorized (bye)", closeCode: 4009)
                 == .closed(code: 4009, reason: "bye", by: .server))
         // A retry line carries no close_code: the code is read from the sentence.
-        #expect(JSONLines.cause(text: "server closed: 4100 over capacity", closeCode: nil)
+        #expect(
+            JSONLines.cause(text: "server closed: 4100 over capacity", closeCode: nil)
                 == .closed(code: 4100, reason: "", by: .server))
         var h = Harness(size: Size(width: 120, height: 30))
         h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .connecting, cause: cause)), at: 1)
@@ -191,12 +259,15 @@ struct JSONLinesDecodingTests {
 struct RecordedEntryTests {
     @Test("an E line starts like every recording line (BirdRecording's head); wire and auth go through its writer")
     func lines() {
-        #expect(RecordedEntry.client(.subscribed(channel: "c")).line(at: t0, monoMs: 3)
-            == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":3.000,"type":"subscribed","channel":"c"}"#)
-        #expect(JSONLines.line(.subscribed(channel: "c"), at: t0)
-            == #"{"ts":"2023-11-14T22:13:20.000Z","type":"subscribed","channel":"c"}"#)
-        #expect(RecordedEntry.wire(direction: .inbound, text: "x").line(at: t0, monoMs: 5)
-            == RecordingWriter.wire(direction: .inbound, text: "x", at: t0, monoMs: 5))
+        #expect(
+            RecordedEntry.client(.subscribed(channel: "c")).line(at: t0, monoMs: 3)
+                == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":3.000,"type":"subscribed","channel":"c"}"#)
+        #expect(
+            JSONLines.line(.subscribed(channel: "c"), at: t0)
+                == #"{"ts":"2023-11-14T22:13:20.000Z","type":"subscribed","channel":"c"}"#)
+        #expect(
+            RecordedEntry.wire(direction: .inbound, text: "x").line(at: t0, monoMs: 5)
+                == RecordingWriter.wire(direction: .inbound, text: "x", at: t0, monoMs: 5))
         let auth = AuthRecord(kind: .channel, endpoint: "http://h/auth", status: 200, ms: 4)
         #expect(RecordedEntry.auth(auth).line(at: t0, monoMs: 7) == RecordingWriter.auth(auth, at: t0, monoMs: 7))
     }

@@ -28,7 +28,8 @@ struct RecordingIndicatorTests {
         var h = Harness(size: Size(width: 80, height: 24))
         h.connectAndSubscribe()
         #expect(!h.render().lines.contains { $0.contains("REC") })
-        h.model.recording = RecordingStatus(path: "/very/long/directory/name/that/goes/on/and/on/session-2026.jsonl", lines: 7)
+        h.model.recording = RecordingStatus(
+            path: "/very/long/directory/name/that/goes/on/and/on/session-2026.jsonl", lines: 7)
         let rect = Layout(size: h.model.size).events
         let line = h.render().lines[rect.y + rect.height - 1]
         #expect(line.contains("● REC …"), "\(line)")
@@ -39,7 +40,9 @@ struct RecordingIndicatorTests {
 
 @Suite("Sent client events")
 struct SentEventTests {
-    @Test("a sent client event is counted on its channel, said in the footer and its row stands out", arguments: screenSizes)
+    @Test(
+        "a sent client event is counted on its channel, said in the footer and its row stands out",
+        arguments: screenSizes)
     func sent(size: Size) throws {
         var h = Harness(size: size)
         h.connectAndSubscribe()
@@ -51,7 +54,8 @@ struct SentEventTests {
         #expect(after.sent == 1)
         let g = h.render()
         #expect(g.lines[size.height - 1].contains("sent client-ping on private-orders"))
-        let row = try #require(g.lines.firstIndex { $0.contains("private-orders → client-") }, "\(g.lines.joined(separator: "\n"))")
+        let row = try #require(
+            g.lines.firstIndex { $0.contains("private-orders → client-") }, "\(g.lines.joined(separator: "\n"))")
         // Time, channel, name and data all in the sent colour, bold — unlike a received event's row.
         let inner = Layout(size: size).events.inner
         #expect(g[inner.x, row].style.role == .sent && g[inner.x, row].style.bold)
@@ -71,15 +75,21 @@ struct ColumnTests {
         h.connectAndSubscribe()
         h.type(":subscribe presence-room2\n")
         h.client(.subscribed(channel: "presence-room2"), at: 6.5)
-        h.client(.event(ChannelEventRecord(channel: "presence-room", event: "client-typing", data: #"{"typing":true}"#)), at: 7)
-        h.client(.event(ChannelEventRecord(channel: "presence-room2", event: "client-typing", data: #"{"typing":true}"#)), at: 7.1)
+        h.client(
+            .event(ChannelEventRecord(channel: "presence-room", event: "client-typing", data: #"{"typing":true}"#)),
+            at: 7)
+        h.client(
+            .event(ChannelEventRecord(channel: "presence-room2", event: "client-typing", data: #"{"typing":true}"#)),
+            at: 7.1)
         h.tick(20)
         let g = h.render()
         #expect(contains(g, "presence-room  client-typ"), "\(g.lines.joined(separator: "\n"))")
         #expect(contains(g, "presence-room2 client-typ"), "\(g.lines.joined(separator: "\n"))")
     }
 
-    @Test("a wide Channels pane shows status and every count whole", arguments: [Size(width: 140, height: 40), Size(width: 200, height: 50)])
+    @Test(
+        "a wide Channels pane shows status and every count whole",
+        arguments: [Size(width: 140, height: 40), Size(width: 200, height: 50)])
     func channelsWhole(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()

@@ -14,13 +14,18 @@ struct RoundTripScenarioTests {
 
     func connected(_ h: inout Harness) {
         h.client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: 0)
-        h.client(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake,
-                                                 connectionId: "1.2")), at: 0.1)
+        h.client(
+            .stateChanged(
+                StateChangeRecord(
+                    previous: .connecting, current: .connected, cause: .handshake,
+                    connectionId: "1.2")), at: 0.1)
     }
 
     @Test("the library's round trip becomes an rtt event; its line is {ms} to the microsecond")
     func mapping() {
-        #expect(ClientFeed.item(.roundTrip(.microseconds(1_234)), recording: false) == .client(.roundTrip(.microseconds(1_234))))
+        #expect(
+            ClientFeed.item(.roundTrip(.microseconds(1_234)), recording: false)
+                == .client(.roundTrip(.microseconds(1_234))))
         let line = JSONLines.line(.roundTrip(.microseconds(12_345)), at: t0)
         #expect(line == #"{"ts":"2023-11-14T22:13:20.000Z","type":"rtt","ms":12.345}"#)
         #expect(JSONLines.body(.roundTrip(.milliseconds(250))) == #"{"type":"rtt","ms":250}"#)
@@ -57,22 +62,32 @@ struct RoundTripScenarioTests {
 
     @Test("a scenario report becomes a scenario event; a restart says when the edge is back")
     func scenarioMapping() {
-        let restart = ClientFeed.scenario(name: "edge-restart", step: 1, action: "restart",
-                                          text: #"closed all with 4200 "edge restarting", down for 5.0 s"#,
-                                          restartDownSeconds: 5, at: t0)
-        #expect(restart == .scenario(ScenarioStepRecord(
-            name: "edge-restart", step: 1, action: "restart", text: #"closed all with 4200 "edge restarting", down for 5.0 s"#,
-            edgeBackAt: t0.addingTimeInterval(5))))
-        #expect(JSONLines.body(restart)
-            == #"{"type":"scenario","name":"edge-restart","step":1,"action":"restart","text":"closed all with 4200 \"edge restarting\", down for 5.0 s","edge_back_at":"2023-11-14T22:13:25.000Z"}"#)
-        let start = ClientFeed.scenario(name: "edge-restart", step: nil, action: nil, text: "the edge restarts",
-                                        restartDownSeconds: nil, at: t0)
+        let restart = ClientFeed.scenario(
+            name: "edge-restart", step: 1, action: "restart",
+            text: #"closed all with 4200 "edge restarting", down for 5.0 s"#,
+            restartDownSeconds: 5, at: t0)
+        #expect(
+            restart
+                == .scenario(
+                    ScenarioStepRecord(
+                        name: "edge-restart", step: 1, action: "restart",
+                        text: #"closed all with 4200 "edge restarting", down for 5.0 s"#,
+                        edgeBackAt: t0.addingTimeInterval(5))))
+        #expect(
+            JSONLines.body(restart)
+                == #"{"type":"scenario","name":"edge-restart","step":1,"action":"restart","text":"closed all with 4200 \"edge restarting\", down for 5.0 s","edge_back_at":"2023-11-14T22:13:25.000Z"}"#
+        )
+        let start = ClientFeed.scenario(
+            name: "edge-restart", step: nil, action: nil, text: "the edge restarts",
+            restartDownSeconds: nil, at: t0)
         #expect(JSONLines.body(start) == #"{"type":"scenario","name":"edge-restart","text":"the edge restarts"}"#)
         // A recording line of the shape BirdReport reads (no text) still plays.
-        #expect(JSONLines.decode(line: #"{"type":"scenario","name":"edge-restart","step":1,"action":"restart"}"#)
-            == .scenario(ScenarioStepRecord(name: "edge-restart", step: 1, action: "restart", text: "")))
-        #expect(ClientFeed.scenario(name: "x", step: 1, action: "restart", text: "", restartDownSeconds: .infinity, at: t0)
-            == .scenario(ScenarioStepRecord(name: "x", step: 1, action: "restart", text: "")))
+        #expect(
+            JSONLines.decode(line: #"{"type":"scenario","name":"edge-restart","step":1,"action":"restart"}"#)
+                == .scenario(ScenarioStepRecord(name: "edge-restart", step: 1, action: "restart", text: "")))
+        #expect(
+            ClientFeed.scenario(name: "x", step: 1, action: "restart", text: "", restartDownSeconds: .infinity, at: t0)
+                == .scenario(ScenarioStepRecord(name: "x", step: 1, action: "restart", text: "")))
     }
 
     @Test("the Connection pane: edge down until the restart's end, then edge back at; the step is in the log")
@@ -81,12 +96,17 @@ struct RoundTripScenarioTests {
         h.model.config.utcOffsetSeconds = 0
         connected(&h)
         #expect(!connectionText(h).contains("scenario:"))
-        h.client(ClientFeed.scenario(name: "edge-restart", step: 1, action: "restart", text: "down for 5.0 s",
-                                     restartDownSeconds: 5, at: t0.addingTimeInterval(3)), at: 3)
+        h.client(
+            ClientFeed.scenario(
+                name: "edge-restart", step: 1, action: "restart", text: "down for 5.0 s",
+                restartDownSeconds: 5, at: t0.addingTimeInterval(3)), at: 3)
         h.tick(4)
         #expect(connectionText(h).contains("scenario: edge down until 22:13:28"), "\(connectionText(h))")
         h.tick(8.5)
         #expect(connectionText(h).contains("scenario: edge back at 22:13:28"), "\(connectionText(h))")
-        #expect(h.render().lines.contains { $0.contains("◆ scenario") && $0.contains("edge-restart: step 1 restart: down for 5.0 s") })
+        #expect(
+            h.render().lines.contains {
+                $0.contains("◆ scenario") && $0.contains("edge-restart: step 1 restart: down for 5.0 s")
+            })
     }
 }

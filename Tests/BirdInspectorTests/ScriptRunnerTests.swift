@@ -26,12 +26,18 @@ struct ScriptDriver {
 
     mutating func end(at seconds: Double) { actions += runner.endOfInput(at: Self.at(seconds)) }
     mutating func tick(_ seconds: Double) { actions += runner.tick(at: Self.at(seconds)) }
-    mutating func client(_ event: ClientEvent, at seconds: Double) { actions += runner.observe(event, at: Self.at(seconds)) }
+    mutating func client(_ event: ClientEvent, at seconds: Double) {
+        actions += runner.observe(event, at: Self.at(seconds))
+    }
 
     mutating func connect(at seconds: Double, subscribing channels: [String] = []) {
-        client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: seconds)
-        client(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "1.2")),
-               at: seconds)
+        client(
+            .stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: seconds
+        )
+        client(
+            .stateChanged(
+                StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "1.2")),
+            at: seconds)
         for ch in channels { client(.subscribed(channel: ch), at: seconds) }
     }
 
@@ -53,7 +59,8 @@ struct ScriptRunnerTests {
         d.tick(1)
         #expect(d.take().isEmpty, "presence-x is not subscribed yet")
         d.client(.subscribed(channel: "presence-x"), at: 1.5)
-        #expect(d.take() == [.perform(.trigger(channel: "presence-x", event: "client-hi", data: #"{"a":1}"#)), .finished])
+        #expect(
+            d.take() == [.perform(.trigger(channel: "presence-x", event: "client-hi", data: #"{"a":1}"#)), .finished])
         #expect(d.runner.exitCode == 0 && d.runner.isFinished)
     }
 
@@ -69,10 +76,11 @@ struct ScriptRunnerTests {
         e.tick(9.9)
         #expect(e.take().isEmpty)
         e.tick(10)
-        #expect(e.take().contains { action in
-            guard case .commandError(let command, let message) = action else { return false }
-            return command == "ping" && message.contains("not connected")
-        })
+        #expect(
+            e.take().contains { action in
+                guard case .commandError(let command, let message) = action else { return false }
+                return command == "ping" && message.contains("not connected")
+            })
     }
 
     @Test("a trigger gives up after the timeout and says why, with the subscription error when known")
@@ -81,14 +89,20 @@ struct ScriptRunnerTests {
         d.input("subscribe presence-x\ntrigger presence-x client-hi {}\nquit")
         _ = d.take()
         d.connect(at: 0.1)
-        d.client(.subscriptionError(channel: "presence-x", SubscriptionFailure(type: "AuthError", status: 503, message: "HTTP 503")),
-                 at: 0.3)
+        d.client(
+            .subscriptionError(
+                channel: "presence-x", SubscriptionFailure(type: "AuthError", status: 503, message: "HTTP 503")),
+            at: 0.3)
         d.tick(9.9)
         #expect(d.take().isEmpty, "it waits the whole timeout: a reconnect may still subscribe it")
         d.tick(10)
-        #expect(d.take() == [.commandError(command: "trigger presence-x client-hi {}",
-                                           message: "presence-x not subscribed after 10 s: subscription_error AuthError 503"),
-                             .finished])
+        #expect(
+            d.take() == [
+                .commandError(
+                    command: "trigger presence-x client-hi {}",
+                    message: "presence-x not subscribed after 10 s: subscription_error AuthError 503"),
+                .finished,
+            ])
         #expect(d.runner.exitCode == 1)
     }
 
@@ -101,22 +115,31 @@ struct ScriptRunnerTests {
         d.tick(3.8)
         #expect(d.take().isEmpty, "the trigger has waited 1.9 s of its 2")
         d.tick(3.9)
-        #expect(d.take() == [.commandError(command: "trigger private-a client-x", message: "private-a not subscribed after 2 s")])
+        #expect(
+            d.take() == [
+                .commandError(command: "trigger private-a client-x", message: "private-a not subscribed after 2 s")
+            ])
     }
 
     @Test("a client event on a public channel is refused at once, in its place")
     func publicTrigger() {
         var d = ScriptDriver()
         d.input("trigger demo client-x {}\nsubscribe b")
-        #expect(d.take() == [.commandError(command: "trigger demo client-x {}", message: "client events need a private- or presence- channel"),
-                             .perform(.subscribe("b"))])
+        #expect(
+            d.take() == [
+                .commandError(
+                    command: "trigger demo client-x {}", message: "client events need a private- or presence- channel"),
+                .perform(.subscribe("b")),
+            ])
         #expect(d.runner.exitCode == 1)
     }
 
     @Test("wait connected, wait state, wait subscribed, wait members: met as soon as true")
     func waits() {
         var d = ScriptDriver()
-        d.input("wait connected\nwait subscribed presence-r\nwait members presence-r 2\ndisconnect\nwait state disconnected 3\nquit")
+        d.input(
+            "wait connected\nwait subscribed presence-r\nwait members presence-r 2\ndisconnect\nwait state disconnected 3\nquit"
+        )
         d.tick(1)
         #expect(d.take().isEmpty)
         d.connect(at: 1.5)
@@ -125,18 +148,22 @@ struct ScriptRunnerTests {
         #expect(d.take().isEmpty, "one member of two")
         d.client(.memberAdded(channel: "presence-r", PresenceMember(id: "bob")), at: 2)
         #expect(d.take() == [.perform(.disconnect)])
-        d.client(.stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)), at: 2.1)
+        d.client(
+            .stateChanged(StateChangeRecord(previous: .connected, current: .disconnected, cause: .disconnectCalled)),
+            at: 2.1)
         #expect(d.take() == [.finished])
         #expect(d.runner.exitCode == 0)
     }
 
-    @Test("waits that run out fail with what was seen instead", arguments: [
-        ("wait connected", 10.0, "still connecting after 10 s, not connected (last cause: client started)"),
-        ("wait state failed 0.5", 0.5, "still connecting after 0.5 s, not failed (last cause: client started)"),
-        ("wait subscribed private-x 2", 2.0, "private-x not subscribed after 2 s"),
-        ("wait event chat hello 1.5", 1.5, "no hello on chat within 1.5 s"),
-        ("wait members presence-r 3 4s", 4.0, "presence-r has 0 members after 4 s, not 3"),
-    ])
+    @Test(
+        "waits that run out fail with what was seen instead",
+        arguments: [
+            ("wait connected", 10.0, "still connecting after 10 s, not connected (last cause: client started)"),
+            ("wait state failed 0.5", 0.5, "still connecting after 0.5 s, not failed (last cause: client started)"),
+            ("wait subscribed private-x 2", 2.0, "private-x not subscribed after 2 s"),
+            ("wait event chat hello 1.5", 1.5, "no hello on chat within 1.5 s"),
+            ("wait members presence-r 3 4s", 4.0, "presence-r has 0 members after 4 s, not 3"),
+        ])
     func waitTimeouts(line: String, after: Double, message: String) {
         var d = ScriptDriver()
         d.client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: 0)
@@ -154,8 +181,9 @@ struct ScriptRunnerTests {
         d.connect(at: 0, subscribing: ["private-c"])
         d.input("wait event private-c ready\ntrigger private-c client-go\nwait event private-c ready 5\nquit")
         d.client(.event(ChannelEventRecord(channel: "private-c", event: "ready")), at: 1)
-        #expect(d.take() == [.perform(.trigger(channel: "private-c", event: "client-go", data: nil))],
-                "the first wait is met; the second needs a ready after the trigger ran")
+        #expect(
+            d.take() == [.perform(.trigger(channel: "private-c", event: "client-go", data: nil))],
+            "the first wait is met; the second needs a ready after the trigger ran")
         d.client(.event(ChannelEventRecord(channel: "private-c", event: "other")), at: 2)
         d.client(.event(ChannelEventRecord(channel: "other", event: "ready")), at: 2)
         #expect(d.take().isEmpty)
@@ -169,8 +197,11 @@ struct ScriptRunnerTests {
         d.input("signin\nsubscribe presence-a\nquit")
         #expect(d.take() == [.perform(.signin)])
         d.client(.signinFailed(message: "auth endpoint answered HTTP 403"), at: 1)
-        #expect(d.take() == [.commandError(command: "signin", message: "sign-in failed: auth endpoint answered HTTP 403"),
-                             .perform(.subscribe("presence-a")), .finished])
+        #expect(
+            d.take() == [
+                .commandError(command: "signin", message: "sign-in failed: auth endpoint answered HTTP 403"),
+                .perform(.subscribe("presence-a")), .finished,
+            ])
         var ok = ScriptDriver()
         ok.input("signin\nquit")
         _ = ok.take()
@@ -200,7 +231,11 @@ struct ScriptRunnerTests {
         ordered.connect(at: 1)
         let turn = ordered.take()
         #expect(turn.count == 2 && turn.last == .perform(.subscribe("a")))
-        if case .commandError(let command, _)? = turn.first { #expect(command == "frobnicate") } else { Issue.record("\(turn)") }
+        if case .commandError(let command, _)? = turn.first {
+            #expect(command == "frobnicate")
+        } else {
+            Issue.record("\(turn)")
+        }
         var d = ScriptDriver()
         d.input("frobnicate\nwait\nwait state sleeping\nwait members p x\nwait connected 99999\nsubscribe a")
         let actions = d.take()
@@ -212,7 +247,9 @@ struct ScriptRunnerTests {
         #expect(messages[3] == "wait members: N must be a whole number 0–1000000, not “x”")
         #expect(messages[4] == "a wait's timeout must be a number of seconds from 0 to 86400, not “99999”")
         var s = ScriptDriver()
-        s.client(.commandError(command: "trigger private-a client-x", message: "private-a is not subscribed right now"), at: 1)
+        s.client(
+            .commandError(command: "trigger private-a client-x", message: "private-a is not subscribed right now"),
+            at: 1)
         #expect(s.runner.exitCode == 1)
     }
 
@@ -222,8 +259,11 @@ struct ScriptRunnerTests {
         d.input("wait connected\nsubscribe a\nquit")
         d.tick(2)
         let actions = d.runner.stop(reason: "--duration ended the run", at: .seconds(3))
-        #expect(actions == [.commandError(command: "wait connected", message: "not finished after 3 s: --duration ended the run"),
-                            .commandError(command: "subscribe a", message: "not run: --duration ended the run")])
+        #expect(
+            actions == [
+                .commandError(command: "wait connected", message: "not finished after 3 s: --duration ended the run"),
+                .commandError(command: "subscribe a", message: "not run: --duration ended the run"),
+            ])
         #expect(d.runner.exitCode == 1 && d.runner.isFinished)
     }
 
@@ -234,7 +274,10 @@ struct ScriptRunnerTests {
         d.input("unsubscribe private-a\ntrigger private-a client-x")
         #expect(d.take() == [.perform(.unsubscribe("private-a"))])
         d.tick(1)
-        #expect(d.take() == [.commandError(command: "trigger private-a client-x", message: "private-a not subscribed after 1 s")])
+        #expect(
+            d.take() == [
+                .commandError(command: "trigger private-a client-x", message: "private-a not subscribed after 1 s")
+            ])
         d.client(.subscribed(channel: "private-b"), at: 2)
         d.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)), at: 3)
         d.input("trigger private-b client-y", at: 3)
@@ -250,7 +293,9 @@ struct ScriptRunnerTests {
             return
         }
         #expect(e.message.hasPrefix("wait … is for scripts on stdin (--jsonl)"))
-        #expect(ScriptCommand.parse("wait event ch ev 2.5s") == .success(.wait(.event(channel: "ch", event: "ev"), timeout: .milliseconds(2500))))
+        #expect(
+            ScriptCommand.parse("wait event ch ev 2.5s")
+                == .success(.wait(.event(channel: "ch", event: "ev"), timeout: .milliseconds(2500))))
         #expect(ScriptCommand.parse("Wait Connected") == .success(.wait(.state(.connected), timeout: nil)))
     }
 }

@@ -17,8 +17,9 @@ struct Harness {
     var commands: [Command] = []
 
     init(size: Size = Size(width: 80, height: 24), sandbox: Bool = true, logSize: Int = 10_000) {
-        let config = InspectorConfig(host: "127.0.0.1", port: 6001, tls: false, dialect: "bird",
-                                     sandboxAttached: sandbox, canSignIn: true, logSize: logSize)
+        let config = InspectorConfig(
+            host: "127.0.0.1", port: 6001, tls: false, dialect: "bird",
+            sandboxAttached: sandbox, canSignIn: true, logSize: logSize)
         model = Model(config: config, now: t0, size: size)
     }
 
@@ -54,8 +55,11 @@ struct Harness {
     /// Connects and subscribes a public, a private and a presence channel.
     mutating func connectAndSubscribe() {
         client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: 0)
-        client(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake,
-                                         connectionId: "123.456", activityTimeout: .seconds(60))), at: 0.25)
+        client(
+            .stateChanged(
+                StateChangeRecord(
+                    previous: .connecting, current: .connected, cause: .handshake,
+                    connectionId: "123.456", activityTimeout: .seconds(60))), at: 0.25)
         for ch in ["chat", "private-orders", "presence-room"] {
             type(":subscribe \(ch)\n")
             client(.subscribed(channel: ch), at: 0.3)
@@ -65,20 +69,26 @@ struct Harness {
 
     /// A presence roster on presence-room.
     mutating func roster() {
-        client(.membersSnapshot(channel: "presence-room", members: [
-            PresenceMember(id: "alice", info: #"{"name":"Alice"}"#),
-            PresenceMember(id: "me-1", info: #"{"name":"Me"}"#),
-            PresenceMember(id: "bob", info: nil),
-        ], myId: "me-1"), at: 0.4)
-        client(.memberAdded(channel: "presence-room", PresenceMember(id: "carol", info: #"{"city":"Jakarta"}"#)), at: 0.5)
+        client(
+            .membersSnapshot(
+                channel: "presence-room",
+                members: [
+                    PresenceMember(id: "alice", info: #"{"name":"Alice"}"#),
+                    PresenceMember(id: "me-1", info: #"{"name":"Me"}"#),
+                    PresenceMember(id: "bob", info: nil),
+                ], myId: "me-1"), at: 0.4)
+        client(
+            .memberAdded(channel: "presence-room", PresenceMember(id: "carol", info: #"{"city":"Jakarta"}"#)), at: 0.5)
         client(.memberRemoved(channel: "presence-room", memberId: "bob"), at: 0.6)
     }
 
     /// `n` app events on chat.
     mutating func events(_ n: Int, from: Double = 1, channel: String = "chat") {
         for i in 0..<n {
-            client(.event(ChannelEventRecord(channel: channel, event: "message", data: #"{"n":\#(i),"text":"hello \#(i)"}"#)),
-                   at: from + Double(i) * 0.01)
+            client(
+                .event(
+                    ChannelEventRecord(channel: channel, event: "message", data: #"{"n":\#(i),"text":"hello \#(i)"}"#)),
+                at: from + Double(i) * 0.01)
         }
     }
 }
@@ -105,13 +115,17 @@ func expectPanesFramed(_ grid: Grid, sourceLocation: SourceLocation = #_sourceLo
         #expect(grid[right, bottom].text == "┘", "\(pane) bottom-right corner", sourceLocation: sourceLocation)
         for y in (r.y + 1)..<bottom {
             #expect(grid[r.x, y].text == "│", "\(pane) left border row \(y)", sourceLocation: sourceLocation)
-            #expect(grid[right, y].text == "│", "\(pane) right border row \(y): \(grid.lines[y])", sourceLocation: sourceLocation)
+            #expect(
+                grid[right, y].text == "│", "\(pane) right border row \(y): \(grid.lines[y])",
+                sourceLocation: sourceLocation)
         }
         let top = grid.lines[r.y]
         #expect(top.contains(" \(pane.rawValue) "), "title \(pane.rawValue)", sourceLocation: sourceLocation)
     }
     for (y, text) in grid.lines.enumerated() {
-        #expect(DisplayWidth.of(text) == grid.size.width, "row \(y) is \(DisplayWidth.of(text)) columns wide", sourceLocation: sourceLocation)
+        #expect(
+            DisplayWidth.of(text) == grid.size.width, "row \(y) is \(DisplayWidth.of(text)) columns wide",
+            sourceLocation: sourceLocation)
     }
 }
 

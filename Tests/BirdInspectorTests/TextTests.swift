@@ -12,8 +12,11 @@ struct PayloadTextTests {
     func pretty() {
         let (lines, valid) = PayloadText.pretty(#"{"a":[1,2.50,{"b":null}],"c":"x\"y","e":{},"f":[]}"#)
         #expect(valid)
-        #expect(lines == ["{", "  \"a\": [", "    1,", "    2.50,", "    {", "      \"b\": null", "    }", "  ],",
-                          "  \"c\": \"x\\\"y\",", "  \"e\": {},", "  \"f\": []", "}"])
+        #expect(
+            lines == [
+                "{", "  \"a\": [", "    1,", "    2.50,", "    {", "      \"b\": null", "    }", "  ],",
+                "  \"c\": \"x\\\"y\",", "  \"e\": {},", "  \"f\": []", "}",
+            ])
         let double = PayloadText.pretty(#""{\"k\":1}""#)
         #expect(double.lines == ["{", "  \"k\": 1", "}"])
     }
@@ -64,30 +67,47 @@ struct JSONLinesTests {
 
     @Test("each line decodes with ts and type and the documented fields")
     func lines() throws {
-        let state = try decode(JSONLines.line(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake,
-                                                                         connectionId: "1.2")), at: t0.addingTimeInterval(0.123)))
+        let state = try decode(
+            JSONLines.line(
+                .stateChanged(
+                    StateChangeRecord(
+                        previous: .connecting, current: .connected, cause: .handshake,
+                        connectionId: "1.2")), at: t0.addingTimeInterval(0.123)))
         #expect(state["ts"] as? String == "2023-11-14T22:13:20.123Z")
         #expect(state["type"] as? String == "state")
         #expect(state["current"] as? String == "connected")
         #expect(state["connection_id"] as? String == "1.2")
 
-        let retry = try decode(JSONLines.line(.retryScheduled(RetryRecord(delay: .milliseconds(1500), attempt: 3, cause: .dropped)), at: t0))
+        let retry = try decode(
+            JSONLines.line(
+                .retryScheduled(RetryRecord(delay: .milliseconds(1500), attempt: 3, cause: .dropped)), at: t0))
         #expect(retry["in_ms"] as? Int == 1500)
         #expect(retry["attempt"] as? Int == 3)
 
-        let event = try decode(JSONLines.line(.event(ChannelEventRecord(channel: "c", event: "e", data: #"{"n":1}"#, memberId: "m")), at: t0))
+        let event = try decode(
+            JSONLines.line(
+                .event(ChannelEventRecord(channel: "c", event: "e", data: #"{"n":1}"#, memberId: "m")), at: t0))
         #expect((event["data"] as? [String: Any])?["n"] as? Int == 1)
         #expect(event["member_id"] as? String == "m")
 
-        let raw = try decode(JSONLines.line(.event(ChannelEventRecord(channel: "c", event: "e", data: "not json")), at: t0))
+        let raw = try decode(
+            JSONLines.line(.event(ChannelEventRecord(channel: "c", event: "e", data: "not json")), at: t0))
         #expect(raw["data"] as? String == "not json")
 
-        let members = try decode(JSONLines.line(.membersSnapshot(channel: "presence-x", members: [PresenceMember(id: "a", info: #"{"k":2}"#)],
-                                                                 myId: "a"), at: t0))
+        let members = try decode(
+            JSONLines.line(
+                .membersSnapshot(
+                    channel: "presence-x", members: [PresenceMember(id: "a", info: #"{"k":2}"#)],
+                    myId: "a"), at: t0))
         #expect(((members["members"] as? [String: Any])?["a"] as? [String: Any])?["k"] as? Int == 2)
 
-        let subError = try decode(JSONLines.line(.subscriptionError(channel: "private-x", SubscriptionFailure(type: "AuthError", status: 403,
-                                                                                                           message: "no")), at: t0))
+        let subError = try decode(
+            JSONLines.line(
+                .subscriptionError(
+                    channel: "private-x",
+                    SubscriptionFailure(
+                        type: "AuthError", status: 403,
+                        message: "no")), at: t0))
         #expect(subError["type"] as? String == "subscription_error")
         #expect(subError["error_type"] as? String == "AuthError")
         #expect(subError["status"] as? Int == 403)
@@ -99,17 +119,23 @@ struct CommandTextTests {
     @Test("parses the headless commands")
     func parse() throws {
         #expect(try CommandText.parse("subscribe presence-a").get() == .subscribe("presence-a"))
-        #expect(try CommandText.parse("  trigger private-a client-x {\"a\": [1, 2]}").get()
+        #expect(
+            try CommandText.parse("  trigger private-a client-x {\"a\": [1, 2]}").get()
                 == .trigger(channel: "private-a", event: "client-x", data: #"{"a": [1, 2]}"#))
-        #expect(try CommandText.parse("trigger private-a client-x").get() == .trigger(channel: "private-a", event: "client-x", data: nil))
+        #expect(
+            try CommandText.parse("trigger private-a client-x").get()
+                == .trigger(channel: "private-a", event: "client-x", data: nil))
         #expect(try CommandText.parse("quit").get() == .quit)
     }
 
-    @Test("refuses with a reason", arguments: [
-        ("", "empty"), ("subscribe", "usage"), ("subscribe a b", "usage"), ("trigger private-a x {}", "client-"),
-        ("trigger private-a client-x {no", "invalid JSON"), ("drop now", "no arguments"), ("launch", "unknown command"),
-        ("subscribe a/b", "may not contain"),
-    ])
+    @Test(
+        "refuses with a reason",
+        arguments: [
+            ("", "empty"), ("subscribe", "usage"), ("subscribe a b", "usage"), ("trigger private-a x {}", "client-"),
+            ("trigger private-a client-x {no", "invalid JSON"), ("drop now", "no arguments"),
+            ("launch", "unknown command"),
+            ("subscribe a/b", "may not contain"),
+        ])
     func refuse(line: String, reason: String) {
         guard case .failure(let error) = CommandText.parse(line) else {
             Issue.record("\(line) accepted")
@@ -125,7 +151,9 @@ protocol ArgumentParsing {}
 extension ArgumentParsing {
     /// The options of a successful `run` parse (throws otherwise).
     func options(_ args: [String], env: [String: String] = [:]) throws -> InspectorOptions {
-        guard case .run(let o) = try Arguments.parse(args, environment: env).get() else { throw ArgumentError("not a run") }
+        guard case .run(let o) = try Arguments.parse(args, environment: env).get() else {
+            throw ArgumentError("not a run")
+        }
         return o
     }
 
@@ -141,12 +169,14 @@ struct ArgumentsTests: ArgumentParsing {
 
     @Test("every flag of the issue parses")
     func flags() throws {
-        let o = try options(["--app-key", "k", "--region", "eu", "--host", "localhost", "--port", "6001", "--insecure",
-                             "--ca-file", "/tmp/ca.pem", "--auth-endpoint", "http://localhost:1/auth",
-                             "--auth-header", "Authorization: Bearer x", "--auth-header", "X-A: b",
-                             "--member-auth-endpoint", "http://localhost:1/member", "--dialect", "pusher",
-                             "--subscribe", "a", "--subscribe=presence-b", "--signin", "--sandbox-control", "http://127.0.0.1:9/",
-                             "--demo-rate", "10", "--jsonl", "--duration", "2.5", "--log-size", "500"])
+        let o = try options([
+            "--app-key", "k", "--region", "eu", "--host", "localhost", "--port", "6001", "--insecure",
+            "--ca-file", "/tmp/ca.pem", "--auth-endpoint", "http://localhost:1/auth",
+            "--auth-header", "Authorization: Bearer x", "--auth-header", "X-A: b",
+            "--member-auth-endpoint", "http://localhost:1/member", "--dialect", "pusher",
+            "--subscribe", "a", "--subscribe=presence-b", "--signin", "--sandbox-control", "http://127.0.0.1:9/",
+            "--demo-rate", "10", "--jsonl", "--duration", "2.5", "--log-size", "500",
+        ])
         #expect(o.appKey == "k" && o.region == "eu" && o.host == "localhost" && o.port == 6001 && o.insecure)
         #expect(o.authHeaders.count == 2 && o.subscribe == ["a", "presence-b"] && o.signin && o.jsonl)
         #expect(o.dialect == "pusher" && o.demoRate == 10 && o.duration == 2.5 && o.logSize == 500)
@@ -158,20 +188,26 @@ struct ArgumentsTests: ArgumentParsing {
 
     @Test("BIRD_* environment works and flags win")
     func environment() throws {
-        let env = ["BIRD_APP_KEY": "envkey", "BIRD_SUBSCRIBE": "a presence-b", "BIRD_LOG_SIZE": "42", "BIRD_SANDBOX": "1"]
+        let env = [
+            "BIRD_APP_KEY": "envkey", "BIRD_SUBSCRIBE": "a presence-b", "BIRD_LOG_SIZE": "42", "BIRD_SANDBOX": "1",
+        ]
         let o = try options([], env: env)
         #expect(o.appKey == "envkey" && o.subscribe == ["a", "presence-b"] && o.logSize == 42 && o.sandbox)
         #expect(try options(["--subscribe", "c"], env: env).subscribe == ["c"])
     }
 
-    @Test("bad flags give one clear line", arguments: [
-        (["--bogus"], "unknown flag --bogus"), (["--sandbox", "--port"], "needs a value"), (["--sandbox", "--port", "99999"], "port"),
-        (["--sandbox", "--dialect", "x"], "bird or pusher"), (["--sandbox", "--log-size", "0"], "--log-size"),
-        ([], "--app-key is required"), (["--app-key", "k", "--insecure"], "refused"),
-        (["--app-key", "k", "--host", "example.com", "--insecure"], "refused for example.com"),
-        (["--sandbox", "--auth-header", "novalue"], "Name: value"), (["--sandbox", "extra"], "unexpected argument"),
-        (["--sandbox", "--sandbox-control", "http://127.0.0.1:1"], "either"),
-    ])
+    @Test(
+        "bad flags give one clear line",
+        arguments: [
+            (["--bogus"], "unknown flag --bogus"), (["--sandbox", "--port"], "needs a value"),
+            (["--sandbox", "--port", "99999"], "port"),
+            (["--sandbox", "--dialect", "x"], "bird or pusher"), (["--sandbox", "--log-size", "0"], "--log-size"),
+            ([], "--app-key is required"), (["--app-key", "k", "--insecure"], "refused"),
+            (["--app-key", "k", "--host", "example.com", "--insecure"], "refused for example.com"),
+            (["--sandbox", "--auth-header", "novalue"], "Name: value"),
+            (["--sandbox", "extra"], "unexpected argument"),
+            (["--sandbox", "--sandbox-control", "http://127.0.0.1:1"], "either"),
+        ])
     func bad(args: [String], message: String) {
         let e = error(args)
         #expect(e?.contains(message) == true, "\(args): \(e ?? "accepted")")

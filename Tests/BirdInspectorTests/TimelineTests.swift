@@ -9,7 +9,8 @@ import Testing
 
 /// A state change record.
 private func state(_ from: ConnectionState, _ to: ConnectionState, _ cause: TransitionCause? = nil) -> ClientEvent {
-    .stateChanged(StateChangeRecord(previous: from, current: to, cause: cause, connectionId: to == .connected ? "1.2" : nil))
+    .stateChanged(
+        StateChangeRecord(previous: from, current: to, cause: cause, connectionId: to == .connected ? "1.2" : nil))
 }
 
 /// A session with a 4100 close and backoff, a network loss and return, a sign-in, and a 4009
@@ -41,12 +42,21 @@ struct TimelineTests {
         flappingSession(&h)
         h.events(50, from: 12)  // channel events leave the timeline alone
         let timeline = h.model.timeline
-        #expect(timeline.spans.map(\.state) == [.connecting, .connected, .unavailable, .connecting, .connected,
-                                                  .unavailable, .connecting, .connected, .failed])
-        #expect(timeline.spans.map { ($0.start.timeIntervalSince(t0) * 1000).rounded() } == [0, 250, 10_000, 10_800, 11_000, 20_000,
-                                                                                           25_000, 25_500, 40_000])
-        #expect(timeline.marks.map(\.kind) == [.close(code: 4100), .retry(attempt: 0), .networkLost, .networkBack, .signin,
-                                                 .close(code: 4009)])
+        #expect(
+            timeline.spans.map(\.state) == [
+                .connecting, .connected, .unavailable, .connecting, .connected,
+                .unavailable, .connecting, .connected, .failed,
+            ])
+        #expect(
+            timeline.spans.map { ($0.start.timeIntervalSince(t0) * 1000).rounded() } == [
+                0, 250, 10_000, 10_800, 11_000, 20_000,
+                25_000, 25_500, 40_000,
+            ])
+        #expect(
+            timeline.marks.map(\.kind) == [
+                .close(code: 4100), .retry(attempt: 0), .networkLost, .networkBack, .signin,
+                .close(code: 4009),
+            ])
         #expect(timeline.marks[0].text.contains("4100 over capacity"))
         #expect(timeline.marks[1].text == "attempt 0 in 0.8s (≤ 1 s)")
         #expect(timeline.marks[4].text == "signed in as alice")
@@ -91,7 +101,9 @@ struct TimelineTests {
         // Spans alone (transitions without a close or any other mark) are bounded too.
         var quiet = Timeline(maxSpans: 64, maxMarks: 40)
         for i in 0..<10_000 {
-            quiet.record(state(.connecting, i % 2 == 0 ? .connected : .connecting, .handshake), at: t0.addingTimeInterval(Double(i)))
+            quiet.record(
+                state(.connecting, i % 2 == 0 ? .connected : .connecting, .handshake),
+                at: t0.addingTimeInterval(Double(i)))
         }
         #expect(quiet.marks.isEmpty)
         #expect(quiet.spans.count <= 64 && quiet.spans.count > 32)
@@ -294,7 +306,9 @@ struct TimelineViewTests {
         #expect(rows.count == want.count)
         for (y, (got, expected)) in zip(rows, want).enumerated() { #expect(got == expected, "row \(y)") }
         let footer = grid.lines[23]
-        #expect(footer.hasPrefix("← earlier → later + zoom in - zoom out [ prev mark ] next Enter log Esc close"), "\(footer)")
+        #expect(
+            footer.hasPrefix("← earlier → later + zoom in - zoom out [ prev mark ] next Enter log Esc close"),
+            "\(footer)")
     }
 
     @Test("80×24 snapshot, ASCII: the same picture, the graphics in ASCII only")
@@ -336,11 +350,15 @@ struct TimelineViewTests {
             #expect(cell(1, col(5)) == g.full && cell(1, col(10.2)) == g.empty, "connected until 10 s")
             #expect(cell(3, col(10.2)) == g.full, "unavailable from 10 s")
             #expect(cell(3, col(22)) == g.full && cell(1, col(22)) == g.empty, "no network 20–25 s")
-            #expect(cell(2, col(25.2)) == g.full && cell(1, col(25.6)) == g.full, "connecting 25–25.5 s, then connected")
-            #expect(cell(3, col(10.9)) == g.full && cell(2, col(10.9)) == g.part, "10.5–11 s: unavailable 0.3 s, connecting 0.2 s")
+            #expect(
+                cell(2, col(25.2)) == g.full && cell(1, col(25.6)) == g.full, "connecting 25–25.5 s, then connected")
+            #expect(
+                cell(3, col(10.9)) == g.full && cell(2, col(10.9)) == g.part,
+                "10.5–11 s: unavailable 0.3 s, connecting 0.2 s")
             #expect(cell(4, col(41)) == g.full && cell(1, col(41)) == g.empty, "failed from 40 s")
             #expect(cell(5, col(41)) == g.empty && cell(5, 0) == " ", "disconnected: never; before the history: blank")
-            #expect(cell(6, col(10)) == g.close && cell(6, col(20)) == g.networkLost && cell(6, col(25)) == g.networkBack)
+            #expect(
+                cell(6, col(10)) == g.close && cell(6, col(20)) == g.networkLost && cell(6, col(25)) == g.networkBack)
             #expect(cell(6, col(30)) == g.signin && cell(6, col(40)) == g.close)
             #expect(cell(9, col(44.7)) == g.cursor && col(44.7) == 100)
             #expect(text.contains { $0.contains("marks up to the cursor (6 of 6)") })
@@ -355,7 +373,10 @@ struct TimelineViewTests {
         #expect(h.render().lines[39].contains("T time"))
         h.type("T")
         let footer = h.render().lines[39]
-        for key in ["← earlier", "→ later", "+ zoom in", "- zoom out", "[ prev mark", "] next mark", "Enter show in log", "Esc close"] {
+        for key in [
+            "← earlier", "→ later", "+ zoom in", "- zoom out", "[ prev mark", "] next mark", "Enter show in log",
+            "Esc close",
+        ] {
             #expect(footer.contains(key), "footer has \(key): \(footer)")
         }
     }
@@ -393,8 +414,11 @@ struct SparklineTests {
             h.model.config.unicode = unicode
             h.connectAndSubscribe()
             for s in 0..<8 {
-                for i in 0...s { h.client(.event(ChannelEventRecord(channel: "chat", event: "m", data: "{}")),
-                                          at: 10 + Double(s) + Double(i) * 0.01) }
+                for i in 0...s {
+                    h.client(
+                        .event(ChannelEventRecord(channel: "chat", event: "m", data: "{}")),
+                        at: 10 + Double(s) + Double(i) * 0.01)
+                }
             }
             h.tick(17.5)
             let grid = h.render()

@@ -66,12 +66,17 @@ struct UnicodeTests {
             #"{"family":"👨‍👩‍👧‍👦","flag":"🇮🇩","vs":"❤️"}"#,
         ]
         for (i, data) in samples.enumerated() {
-            h.client(.event(ChannelEventRecord(channel: "presence-room", event: "msg-中文-\(i)", data: data, memberId: "李雷")), at: 1 + Double(i))
+            h.client(
+                .event(ChannelEventRecord(channel: "presence-room", event: "msg-中文-\(i)", data: data, memberId: "李雷")),
+                at: 1 + Double(i))
         }
-        h.client(.membersSnapshot(channel: "presence-room", members: [
-            PresenceMember(id: "李雷", info: #"{"name":"李雷 👋 e\u0301"}"#),
-            PresenceMember(id: "zoë", info: nil),
-        ], myId: "李雷"), at: 6)
+        h.client(
+            .membersSnapshot(
+                channel: "presence-room",
+                members: [
+                    PresenceMember(id: "李雷", info: #"{"name":"李雷 👋 e\u0301"}"#),
+                    PresenceMember(id: "zoë", info: nil),
+                ], myId: "李雷"), at: 6)
         let g = h.render()
         expectPanesFramed(g)
         #expect(contains(g, "msg-中文"))

@@ -61,19 +61,24 @@ struct UpdateTests {
         var h = Harness()
         h.connectAndSubscribe()
         h.commands = []
-        for (text, command) in [("disconnect", Command.disconnect), ("connect", .connect), ("drop", .drop),
-                                ("signin", .signin), ("unsubscribe chat", .unsubscribe("chat"))] {
+        for (text, command) in [
+            ("disconnect", Command.disconnect), ("connect", .connect), ("drop", .drop),
+            ("signin", .signin), ("unsubscribe chat", .unsubscribe("chat")),
+        ] {
             h.type(":\(text)\n")
             #expect(h.commands.last == command, "\(text)")
         }
         #expect(h.model.channelIndex("chat") == nil)
         h.type(":frobnicate\n")
         #expect(h.model.flash?.text.contains("unknown command frobnicate") == true)
-        if case .commandError(let c, _) = h.model.log.entry(seq: h.model.log.lastSeq)?.event { #expect(c == "frobnicate") } else {
+        if case .commandError(let c, _) = h.model.log.entry(seq: h.model.log.lastSeq)?.event {
+            #expect(c == "frobnicate")
+        } else {
             Issue.record("command error not logged")
         }
         h.type(":trigger chat client-x {}\n")
-        #expect(h.model.flash?.text.contains("not subscribed") == true || h.model.flash?.text.contains("private-") == true)
+        #expect(
+            h.model.flash?.text.contains("not subscribed") == true || h.model.flash?.text.contains("private-") == true)
         h.type(":quit\n")
         #expect(h.commands.last == .quit)
         #expect(h.model.quitting)
@@ -88,7 +93,9 @@ struct UpdateTests {
         #expect(h.commands == [.drop])
         h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .dropped)), at: 2)
         h.type("d")
-        h.client(.stateChanged(StateChangeRecord(previous: .unavailable, current: .disconnected, cause: .disconnectCalled)), at: 3)
+        h.client(
+            .stateChanged(StateChangeRecord(previous: .unavailable, current: .disconnected, cause: .disconnectCalled)),
+            at: 3)
         h.type("c")
         h.type("i")
         h.client(.signinSucceeded(memberId: "m-9", info: nil), at: 4)
@@ -137,15 +144,24 @@ struct UpdateTests {
     func channelsAcrossReconnects() {
         var h = Harness()
         h.connectAndSubscribe()
-        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .pongTimeout)), at: 3)
+        h.client(
+            .stateChanged(StateChangeRecord(previous: .connected, current: .unavailable, cause: .pongTimeout)), at: 3)
         #expect(h.model.channels.allSatisfy { $0.status == .waitingForReconnect })
         #expect(h.model.connection.lastClose?.code == 4201)
-        h.client(.stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 4)
-        h.client(.stateChanged(StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "9.9")), at: 5)
+        h.client(
+            .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 4)
+        h.client(
+            .stateChanged(
+                StateChangeRecord(previous: .connecting, current: .connected, cause: .handshake, connectionId: "9.9")),
+            at: 5)
         #expect(h.model.channels.allSatisfy { $0.status == .subscribing })
         #expect(h.model.connection.connectionId == "9.9")
-        h.client(.subscriptionError(channel: "private-orders", SubscriptionFailure(type: "AuthError", status: 403, endpoint: "http://127.0.0.1/auth",
-                                                                                  message: "forbidden")), at: 6)
+        h.client(
+            .subscriptionError(
+                channel: "private-orders",
+                SubscriptionFailure(
+                    type: "AuthError", status: 403, endpoint: "http://127.0.0.1/auth",
+                    message: "forbidden")), at: 6)
         h.model.selectedChannel = h.model.channelIndex("private-orders") ?? 0
         let g = h.render()
         #expect(contains(g, "✗ AuthError 403: forbidden"))

@@ -32,19 +32,29 @@ struct ViewTests {
         #expect(g[1, row].style.role == .good)
     }
 
-    @Test("backoff: the library's attempt number (from 0), its window, and a countdown that ticks", arguments: screenSizes)
+    @Test(
+        "backoff: the library's attempt number (from 0), its window, and a countdown that ticks", arguments: screenSizes
+    )
     func backoff(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
-        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .unavailable,
-                                           cause: .closed(code: 1006, reason: "", by: .server))), at: 10)
-        h.client(.retryScheduled(RetryRecord(delay: .milliseconds(4000), attempt: 2, cause: .closed(code: 1006, reason: "", by: .server))), at: 10)
+        h.client(
+            .stateChanged(
+                StateChangeRecord(
+                    previous: .connected, current: .unavailable,
+                    cause: .closed(code: 1006, reason: "", by: .server))), at: 10)
+        h.client(
+            .retryScheduled(
+                RetryRecord(delay: .milliseconds(4000), attempt: 2, cause: .closed(code: 1006, reason: "", by: .server))
+            ), at: 10)
         h.tick(10.5)
         let first = h.render()
         expectPanesFramed(first)
         #expect(contains(first, "● unavailable"))
         #expect(contains(first, "attempt 2 in 3.5s (≤ 4 s)"))
-        #expect(flowed(paneRows(first, Layout(size: size).connection)).contains("1006 connection lost (no close frame) — retry after backoff"))
+        #expect(
+            flowed(paneRows(first, Layout(size: size).connection)).contains(
+                "1006 connection lost (no close frame) — retry after backoff"))
         #expect(line(first, containing: "chat")?.contains("⟳") == true)
         h.tick(10.6)
         #expect(contains(h.render(), "attempt 2 in 3.4s (≤ 4 s)"))
@@ -53,7 +63,8 @@ struct ViewTests {
         // The retry shows in the log too.
         #expect(contains(first, "◆ retry"))
         // Reconnecting clears the countdown.
-        h.client(.stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 14.6)
+        h.client(
+            .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 14.6)
         #expect(!flowed(paneRows(h.render(), Layout(size: size).connection)).contains("attempt 2 in"))
     }
 
@@ -61,8 +72,11 @@ struct ViewTests {
     func failed4009(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
-        h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .failed,
-                                           cause: .closed(code: 4009, reason: "terminated by the app", by: .server))), at: 5)
+        h.client(
+            .stateChanged(
+                StateChangeRecord(
+                    previous: .connected, current: .failed,
+                    cause: .closed(code: 4009, reason: "terminated by the app", by: .server))), at: 5)
         h.client(.error(ErrorReport(code: 4009, message: "unauthorized", reason: "terminated by the app")), at: 5)
         let g = h.render()
         expectPanesFramed(g)
@@ -121,7 +135,9 @@ struct ViewTests {
         var h = Harness(size: size)
         h.connectAndSubscribe()
         h.events(4)
-        h.client(.event(ChannelEventRecord(channel: "private-orders", event: "order-created", data: #"{"id":"A-77"}"#)), at: 2)
+        h.client(
+            .event(ChannelEventRecord(channel: "private-orders", event: "order-created", data: #"{"id":"A-77"}"#)),
+            at: 2)
         h.type("/a-77\n")
         let g = h.render()
         expectPanesFramed(g)
@@ -150,7 +166,8 @@ struct ViewTests {
     func detail(size: Size) {
         var h = Harness(size: size)
         h.connectAndSubscribe()
-        let data = #"{"user":{"id":7,"tags":["a","b"]},"auth":"key:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","n":1.50}"#
+        let data =
+            #"{"user":{"id":7,"tags":["a","b"]},"auth":"key:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","n":1.50}"#
         h.client(.event(ChannelEventRecord(channel: "private-orders", event: "order-created", data: data)), at: 2)
         h.press(.enter)
         let g = h.render()
@@ -214,6 +231,7 @@ struct ViewTests {
         #expect(contains(g, "4200 generic reconnect immediately"))
         #expect(contains(g, "4100 over capacity — retry after backoff"))
         h.press(.enter)
-        #expect(h.commands.last == .closeConnection(connectionId: "123.456", code: 4009, reason: "terminated by the app"))
+        #expect(
+            h.commands.last == .closeConnection(connectionId: "123.456", code: 4009, reason: "terminated by the app"))
     }
 }

@@ -36,7 +36,8 @@ struct BatchDeliveryTests {
                     ws.transport.write(b"".join(frames))
         """# + "\n" + PythonEdge.serveHandler
 
-    @Test("events, errors and wire taps of one burst arrive in wire order on the delivery queue", .timeLimit(.minutes(1)))
+    @Test(
+        "events, errors and wire taps of one burst arrive in wire order on the delivery queue", .timeLimit(.minutes(1)))
     func burstOrder() async throws {
         guard let python = PythonPeer.interpreter() else { return }
         let peer = try PythonEdge(python: python, script: Self.edgeScript)

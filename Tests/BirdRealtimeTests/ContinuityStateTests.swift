@@ -60,7 +60,9 @@ struct ContinuityStateTests {
         // All missed, nothing replayed: the next resume starts after the gap.
         var empty = Self.running(admitted: 1...5)
         _ = empty.subscribing(dialectHasOffsets: true)
-        #expect(empty.subscribed(head: 9, continuity: WireContinuity(epoch: "e1", recovered: false, missed: 4)) == .missed(4))
+        #expect(
+            empty.subscribed(head: 9, continuity: WireContinuity(epoch: "e1", recovered: false, missed: 4))
+                == .missed(4))
         #expect(empty.subscribing(dialectHasOffsets: true)?.offset == 9)
     }
 

@@ -47,7 +47,8 @@ import TestSupport
 
         /// What the client drill needs besides: `openssl` for the edge's certificate.
         static let clientDrillAvailable =
-            namespacesAvailable && ["/usr/bin/openssl", "/bin/openssl"].contains {
+            namespacesAvailable
+            && ["/usr/bin/openssl", "/bin/openssl"].contains {
                 FileManager.default.isExecutableFile(atPath: $0)
             }
 
@@ -85,7 +86,8 @@ import TestSupport
 
         static func run(arguments: [String], deadline: TimeInterval = 50) throws -> (status: Int32, output: String) {
             guard let tool = PackagePaths.builtTool("bird-netcheck") else {
-                throw Failure(description: "bird-netcheck is missing: build the package (swift build --build-tests) first")
+                throw Failure(
+                    description: "bird-netcheck is missing: build the package (swift build --build-tests) first")
             }
             guard let unshare else { throw Failure(description: "unshare is missing") }
             let process = Process()

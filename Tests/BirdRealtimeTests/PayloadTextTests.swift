@@ -73,7 +73,8 @@ struct PayloadTextTests {
         let socket = try await h.connect()
         try await h.succeed("presence-room", data: ["presence": ["ids": ["a"], "hash": ["a": ["n": 1]], "count": 1]])
         socket.receive(
-            event: "bird_internal:member_added", channel: "presence-room", data: ["member_id": "b", "member_info": ["n": 2]])
+            event: "bird_internal:member_added", channel: "presence-room",
+            data: ["member_id": "b", "member_info": ["n": 2]])
         await h.settle()
         let added = try #require(h.recorder.events(BirdProtocol.Event.memberAdded).first)
         #expect(added.payload?.text == #"{"member_id":"b","member_info":{"n":2}}"#)

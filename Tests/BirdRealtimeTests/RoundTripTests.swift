@@ -135,7 +135,8 @@ struct RoundTripTests {
         #expect(socket.closedWith == nil)
     }
 
-    @Test("the connection ending first throws connectionClosed; the next connection's pong does not answer the old ping")
+    @Test(
+        "the connection ending first throws connectionClosed; the next connection's pong does not answer the old ping")
     func connectionClosed() async throws {
         let h = Harness()
         let first = try await h.connect()

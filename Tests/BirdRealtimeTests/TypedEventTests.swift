@@ -55,7 +55,8 @@ struct TypedEventTests {
         orders.bind("order-updated", as: Order.self) { order in got.mutate { $0.append(order) } }
         let socket = try await h.connect()
         try await h.succeed("orders")
-        socket.receive(event: "order-updated", channel: "orders", data: ["id": "not a number", "status": "x", "total": 1])
+        socket.receive(
+            event: "order-updated", channel: "orders", data: ["id": "not a number", "status": "x", "total": 1])
         socket.receive(event: "order-updated", channel: "orders", data: "not JSON at all")
         await h.settle()
         #expect(got.get.isEmpty)
@@ -103,7 +104,8 @@ struct TypedEventTests {
         await h.waitUntil { !socket.sent(event: "bird:signin").isEmpty }
         try await SigninTests.answerSignin(h, socket: socket)
         _ = try await member
-        socket.receive(event: "order.shipped", channel: "#server-to-member-m1", data: try JSONValue(parsing: Self.orderText))
+        socket.receive(
+            event: "order.shipped", channel: "#server-to-member-m1", data: try JSONValue(parsing: Self.orderText))
         socket.receive(event: "order.shipped", channel: "#server-to-member-m1", data: ["id": "x"])
         await h.settle()
         await h.waitUntil { !h.recorder.errors.isEmpty }
@@ -124,7 +126,8 @@ struct TypedEventTests {
         #expect(sent == #"{"id":9007199254740993,"status":"new","total":0.1}"#)
         // A dictionary literal is a JSONValue (members in the order written), not a [String: Int].
         #expect(try room.trigger("client-literal", data: ["k9": 9, "k1": 1, "k8": 8, "k2": 2, "k7": 7, "k3": 3]))
-        #expect(socket.sent(event: "client-literal").first?.data?.text == #"{"k9":9,"k1":1,"k8":8,"k2":2,"k7":7,"k3":3}"#)
+        #expect(
+            socket.sent(event: "client-literal").first?.data?.text == #"{"k9":9,"k1":1,"k8":8,"k2":2,"k7":7,"k3":3}"#)
         let error = #expect(throws: TriggerError.self) { try room.trigger("client-nan", data: [Double.nan]) }
         #expect(error?.kind == .notEncodable)
     }
@@ -140,11 +143,13 @@ extension String {
 struct ReadmeOrder: Decodable, Sendable { var id: Int64; var status: String; var total: Decimal }
 
 func readmeCodable(bird: BirdRealtime, orders: BirdRealtime.Channel) {
-typealias Order = ReadmeOrder
-orders.bind("order-updated", as: Order.self) { order in
-    print("order \(order.id) is \(order.status)")
-}
-bird.onError { error in
-    if error.kind == .payloadDecoding { print("bad \(error.event ?? "") on \(error.channel ?? ""):", error.detail ?? "") }
-}
+    typealias Order = ReadmeOrder
+    orders.bind("order-updated", as: Order.self) { order in
+        print("order \(order.id) is \(order.status)")
+    }
+    bird.onError { error in
+        if error.kind == .payloadDecoding {
+            print("bad \(error.event ?? "") on \(error.channel ?? ""):", error.detail ?? "")
+        }
+    }
 }

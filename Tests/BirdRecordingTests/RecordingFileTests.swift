@@ -40,7 +40,9 @@ struct RecordingFileTests {
 
     @Test("file errors: no such file, a directory, not a recording")
     func errors() throws {
-        #expect(throws: RecordingFileError.noSuchFile) { try RecordingFile(path: "/nonexistent/r.jsonl", versions: inspector) }
+        #expect(throws: RecordingFileError.noSuchFile) {
+            try RecordingFile(path: "/nonexistent/r.jsonl", versions: inspector)
+        }
         #expect(throws: RecordingFileError.isDirectory) {
             try RecordingFile(path: FileManager.default.temporaryDirectory.path, versions: inspector)
         }
@@ -52,7 +54,9 @@ struct RecordingFileTests {
         }
         let empty = try temporary([])
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        #expect(throws: RecordingFileError.recording(.empty)) { _ = try RecordingFile(path: empty, versions: inspector).nextItem() }
+        #expect(throws: RecordingFileError.recording(.empty)) {
+            _ = try RecordingFile(path: empty, versions: inspector).nextItem()
+        }
         #expect(RecordingFileError.noSuchFile.description == "no such file")
     }
 }

@@ -13,10 +13,14 @@ let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 struct RecordingWriterTests {
     @Test("header: first keys ts, mono_ms, type; version 1; settings; read back the same")
     func header() throws {
-        let h = RecordingHeader(tool: "bird-inspect 0.1.0", dialect: "bird", host: "127.0.0.1", port: 41234, tls: false,
-                                appKey: "sandbox-key", channels: ["public-demo"])
+        let h = RecordingHeader(
+            tool: "bird-inspect 0.1.0", dialect: "bird", host: "127.0.0.1", port: 41234, tls: false,
+            appKey: "sandbox-key", channels: ["public-demo"])
         let line = RecordingWriter.header(h, at: t0)
-        #expect(line == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":0.000,"type":"recording","version":1,"tool":"bird-inspect 0.1.0","dialect":"bird","host":"127.0.0.1","port":41234,"tls":false,"app_key":"sandbox-key","channels":["public-demo"]}"#)
+        #expect(
+            line
+                == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":0.000,"type":"recording","version":1,"tool":"bird-inspect 0.1.0","dialect":"bird","host":"127.0.0.1","port":41234,"tls":false,"app_key":"sandbox-key","channels":["public-demo"]}"#
+        )
         let read = try RecordingReader.header(line, versions: RecordingVersions(reader: "test"))
         var expected = h
         expected.timestamp = "2023-11-14T22:13:20.000Z"
@@ -36,33 +40,52 @@ struct RecordingWriterTests {
 
     @Test("wire and auth entries")
     func entries() {
-        let wire = RecordingWriter.wire(direction: .inbound, text: #"{"event":"bird:ping","data":{}}"#, at: t0, monoMs: 5)
-        #expect(wire == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":5.000,"type":"wire","direction":"in","text":"{\"event\":\"bird:ping\",\"data\":{}}"}"#)
+        let wire = RecordingWriter.wire(
+            direction: .inbound, text: #"{"event":"bird:ping","data":{}}"#, at: t0, monoMs: 5)
+        #expect(
+            wire
+                == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":5.000,"type":"wire","direction":"in","text":"{\"event\":\"bird:ping\",\"data\":{}}"}"#
+        )
         let out = RecordingWriter.wire(direction: .outbound, text: "x", at: t0, monoMs: 1)
         #expect(out.contains(#""direction":"out""#))
-        let auth = RecordingWriter.auth(AuthRecord(kind: .channel, endpoint: "http://h/auth", channel: "private-x", status: 200, ms: 4),
-                                        at: t0, monoMs: 7.25)
-        #expect(auth == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":7.250,"type":"auth","kind":"channel","endpoint":"http://h/auth","channel":"private-x","status":200,"ms":4}"#)
-        let failed = RecordingWriter.auth(AuthRecord(kind: .signin, endpoint: "https://h/member", error: "timed out", ms: 5000),
-                                          at: t0, monoMs: 9)
-        #expect(failed.hasSuffix(#""type":"auth","kind":"signin","endpoint":"https://h/member","error":"timed out","ms":5000}"#))
-        #expect(RecordingWriter.head(at: t0, monoMs: 3, type: "subscribed") == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":3.000,"type":"subscribed""#)
+        let auth = RecordingWriter.auth(
+            AuthRecord(kind: .channel, endpoint: "http://h/auth", channel: "private-x", status: 200, ms: 4),
+            at: t0, monoMs: 7.25)
+        #expect(
+            auth
+                == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":7.250,"type":"auth","kind":"channel","endpoint":"http://h/auth","channel":"private-x","status":200,"ms":4}"#
+        )
+        let failed = RecordingWriter.auth(
+            AuthRecord(kind: .signin, endpoint: "https://h/member", error: "timed out", ms: 5000),
+            at: t0, monoMs: 9)
+        #expect(
+            failed.hasSuffix(
+                #""type":"auth","kind":"signin","endpoint":"https://h/member","error":"timed out","ms":5000}"#))
+        #expect(
+            RecordingWriter.head(at: t0, monoMs: 3, type: "subscribed")
+                == #"{"ts":"2023-11-14T22:13:20.000Z","mono_ms":3.000,"type":"subscribed""#)
     }
 
-    @Test("secrets: the redaction policy runs over wire text and errors; the library's redaction is kept; URLs in data stay")
+    @Test(
+        "secrets: the redaction policy runs over wire text and errors; the library's redaction is kept; URLs in data stay"
+    )
     func wireSecrets() {
         let hex = String(repeating: "0123456789abcdef", count: 4)
         let leaked = RecordingWriter.wire(direction: .outbound, text: #"{"auth":"k:\#(hex)"}"#, at: t0, monoMs: 0)
         #expect(!leaked.contains(hex))
         let redacted = RecordingWriter.wire(direction: .outbound, text: #"{"auth":"k:<redacted>"}"#, at: t0, monoMs: 0)
         #expect(redacted.contains(#"k:<redacted>"#))
-        let keyed = RecordingWriter.wire(direction: .inbound, text: #"{"data":"{\"shared_secret\":\"c2Vj\",\"u\":\"https://x/y?page=2\"}"}"#,
-                                         at: t0, monoMs: 0)
+        let keyed = RecordingWriter.wire(
+            direction: .inbound, text: #"{"data":"{\"shared_secret\":\"c2Vj\",\"u\":\"https://x/y?page=2\"}"}"#,
+            at: t0, monoMs: 0)
         #expect(!keyed.contains("c2Vj") && keyed.contains("page=2"))
-        let err = RecordingWriter.auth(AuthRecord(kind: .channel, endpoint: "e", error: #"got {"auth":"k:\#(hex)"} from https://h/a?token=t"#, ms: 1),
-                                       at: t0, monoMs: 0)
+        let err = RecordingWriter.auth(
+            AuthRecord(
+                kind: .channel, endpoint: "e", error: #"got {"auth":"k:\#(hex)"} from https://h/a?token=t"#, ms: 1),
+            at: t0, monoMs: 0)
         #expect(!err.contains(hex) && !err.contains("token=t"))
-        let endpoint = RecordingWriter.auth(AuthRecord(kind: .channel, endpoint: "https://h/a?token=t", ms: 1), at: t0, monoMs: 0)
+        let endpoint = RecordingWriter.auth(
+            AuthRecord(kind: .channel, endpoint: "https://h/a?token=t", ms: 1), at: t0, monoMs: 0)
         #expect(endpoint.contains(#""endpoint":"https://h/a","#))
     }
 
@@ -76,25 +99,33 @@ struct RecordingWriterTests {
         let form = Array("socket_id=1.2&channel_name=presence-a%2Bb+c".utf8)
         let b = AuthRecord.describe(url: channelURL, body: form, channelEndpoint: channelURL, signinEndpoint: signinURL)
         #expect(b.channel == "presence-a+b c")
-        let c = AuthRecord.describe(url: signinURL, body: Array(#"{"connection_id":"1.2"}"#.utf8), channelEndpoint: channelURL,
-                                    signinEndpoint: signinURL)
+        let c = AuthRecord.describe(
+            url: signinURL, body: Array(#"{"connection_id":"1.2"}"#.utf8), channelEndpoint: channelURL,
+            signinEndpoint: signinURL)
         #expect(c.kind == .signin && c.channel == nil && c.endpoint == "http://127.0.0.1:9/auth/member")
         // The same URL for both: the body decides.
-        let d = AuthRecord.describe(url: channelURL, body: Array("socket_id=1.2".utf8), channelEndpoint: channelURL, signinEndpoint: channelURL)
+        let d = AuthRecord.describe(
+            url: channelURL, body: Array("socket_id=1.2".utf8), channelEndpoint: channelURL, signinEndpoint: channelURL)
         #expect(d.kind == .signin)
-        let e = AuthRecord.describe(url: try #require(URL(string: "https://user:pw@h.example:8443/a/b?x=1#f")), body: [],
-                                    channelEndpoint: nil, signinEndpoint: nil)
+        let e = AuthRecord.describe(
+            url: try #require(URL(string: "https://user:pw@h.example:8443/a/b?x=1#f")), body: [],
+            channelEndpoint: nil, signinEndpoint: nil)
         #expect(e.endpoint == "https://h.example:8443/a/b")
     }
 
     @Test("restamp changes ts and nothing else")
     func restamp() {
-        let line = #"{"ts":"2020-01-01T00:00:00.000Z","mono_ms":1.500,"type":"event","channel":"c","data":{"ts":"keep","b":[1, 2]}}"#
+        let line =
+            #"{"ts":"2020-01-01T00:00:00.000Z","mono_ms":1.500,"type":"event","channel":"c","data":{"ts":"keep","b":[1, 2]}}"#
         let t = Date(timeIntervalSince1970: 1_800_000_000.25)
         let out = RecordingFormat.restamp(line, ts: t)
-        #expect(out == #"{"ts":"2027-01-15T08:00:00.250Z","mono_ms":1.500,"type":"event","channel":"c","data":{"ts":"keep","b":[1, 2]}}"#)
+        #expect(
+            out
+                == #"{"ts":"2027-01-15T08:00:00.250Z","mono_ms":1.500,"type":"event","channel":"c","data":{"ts":"keep","b":[1, 2]}}"#
+        )
         // ts elsewhere in the line, or missing.
-        #expect(RecordingFormat.restamp(#"{"type":"x", "ts" : "old","mono_ms":0}"#, ts: t)
+        #expect(
+            RecordingFormat.restamp(#"{"type":"x", "ts" : "old","mono_ms":0}"#, ts: t)
                 == #"{"type":"x", "ts" : "2027-01-15T08:00:00.250Z","mono_ms":0}"#)
         #expect(RecordingFormat.restamp(#"{"type":"x"}"#, ts: t) == #"{"ts":"2027-01-15T08:00:00.250Z","type":"x"}"#)
         #expect(RecordingFormat.restamp("{}", ts: t) == #"{"ts":"2027-01-15T08:00:00.250Z"}"#)
@@ -108,7 +139,8 @@ struct RecordingWriterTests {
         }
         #expect(RecordingTime.parse("2024-02-29T12:00:00Z").map(RecordingTime.iso) == "2024-02-29T12:00:00.000Z")
         #expect(RecordingTime.parse("2024-02-29T12:00:00.1Z").map(RecordingTime.iso) == "2024-02-29T12:00:00.100Z")
-        for bad in ["", "yesterday", "2024-13-01T00:00:00.000Z", "2024-01-01 00:00:00.000Z", "2024-01-01T00:00:00.000"] {
+        for bad in ["", "yesterday", "2024-13-01T00:00:00.000Z", "2024-01-01 00:00:00.000Z", "2024-01-01T00:00:00.000"]
+        {
             #expect(RecordingTime.parse(bad) == nil, "\(bad)")
         }
         #expect(RecordingTime.iso(Date(timeIntervalSince1970: -86_400.5)) == "1969-12-30T23:59:59.500Z")

@@ -72,7 +72,8 @@ import TestSupport
         #expect(wrong.status == 1)
         #expect(
             wrong.stderr
-                == "bird-inspect report: \(notOne): not a bird-inspect recording: the first line is not a JSON object\n")
+                == "bird-inspect report: \(notOne): not a bird-inspect recording: the first line is not a JSON object\n"
+        )
         #expect(wrong.stdout.isEmpty)
         let future = dir.appendingPathComponent("v9.jsonl").path
         try "{\"mono_ms\":0,\"type\":\"recording\",\"version\":9}\n".write(

@@ -226,17 +226,22 @@ import Testing
         h.state(1, "initialized", "connecting")
         h.state(5, "connecting", "connected")
         h.add(6, "subscribed", "\"channel\":\"news\",\"continuity\":\"fresh\"")
-        for (down, up, continuity) in [(1000.0, 2000.0, "\"continuity\":\"recovered\",\"missed\":0,\"offset\":5"),
-                                       (3000, 4000, "\"continuity\":\"missed\",\"missed\":37,\"offset\":9"),
-                                       (5000, 6000, "\"continuity\":\"unknown\",\"reason\":\"epoch changed\""),
-                                       (7000, 8000, "")] {
+        for (down, up, continuity) in [
+            (1000.0, 2000.0, "\"continuity\":\"recovered\",\"missed\":0,\"offset\":5"),
+            (3000, 4000, "\"continuity\":\"missed\",\"missed\":37,\"offset\":9"),
+            (5000, 6000, "\"continuity\":\"unknown\",\"reason\":\"epoch changed\""),
+            (7000, 8000, ""),
+        ] {
             h.state(down, "connected", "connecting", cause: "socket dropped", code: 1006)
             h.state(up - 1, "connecting", "connected")
             h.add(up, "subscribed", "\"channel\":\"news\"" + (continuity.isEmpty ? "" : "," + continuity))
         }
         let s = try h.summary()
         let gaps = s.channels[0].gaps
-        #expect(gaps.map(\.lossText) == ["nothing missed (replayed)", "37 events missed", "events may have been missed", nil])
+        #expect(
+            gaps.map(\.lossText) == [
+                "nothing missed (replayed)", "37 events missed", "events may have been missed", nil,
+            ])
         #expect(gaps.map(\.missed) == [0, 37, nil, nil])
         let html = HTMLReport.render(s, source: "continuity.jsonl")
         #expect(html.contains(", 37 events missed)"), "missed in the gap list")

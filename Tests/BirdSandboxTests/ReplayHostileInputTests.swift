@@ -37,11 +37,15 @@ struct ReplayHostileInputTests {
         let plan = try t.plan(grace: .nan)
         let segment = try #require(plan.segments.first)
         #expect(segment.steps.first == .send(text: t.handshake("1.1"), after: 1e7))
-        #expect(segment.steps.last == .expect(ServerReplayExpectation(event: "bird:subscribe", channel: "public-demo"), timeout: 0))
-        #expect(try t.plan(grace: .infinity).segments.first?.steps.last
-            == .expect(ServerReplayExpectation(event: "bird:subscribe", channel: "public-demo"), timeout: 0))
-        #expect(try t.plan(grace: 1e300).segments.first?.steps.last
-            == .expect(ServerReplayExpectation(event: "bird:subscribe", channel: "public-demo"), timeout: 86_400))
+        #expect(
+            segment.steps.last
+                == .expect(ServerReplayExpectation(event: "bird:subscribe", channel: "public-demo"), timeout: 0))
+        #expect(
+            try t.plan(grace: .infinity).segments.first?.steps.last
+                == .expect(ServerReplayExpectation(event: "bird:subscribe", channel: "public-demo"), timeout: 0))
+        #expect(
+            try t.plan(grace: 1e300).segments.first?.steps.last
+                == .expect(ServerReplayExpectation(event: "bird:subscribe", channel: "public-demo"), timeout: 86_400))
     }
 
     @Test("a binary stand-in with a negative, huge or unreadable size is skipped with a warning")
@@ -63,10 +67,13 @@ struct ReplayHostileInputTests {
     func playerWithHugeTimeouts() throws {
         // A hand-built plan (not from a file) with a timeout too large for Int: logged, not trapped.
         let segment = ServerReplaySegment(
-            number: 1, steps: [.expect(ServerReplayExpectation(event: "bird:subscribe"), timeout: 1e300)], end: .stayOpen)
+            number: 1, steps: [.expect(ServerReplayExpectation(event: "bird:subscribe"), timeout: 1e300)],
+            end: .stayOpen)
         let scheduler = VirtualScheduler()
         let log = ReplayLogLines()
-        let player = ServerReplayer(plan: ServerReplayPlan(segments: [segment]), scheduler: scheduler) { log.append($0) }
+        let player = ServerReplayer(plan: ServerReplayPlan(segments: [segment]), scheduler: scheduler) {
+            log.append($0)
+        }
         let link = FakeLink()
         #expect(player.accept(link: link, remote: "test") == 1)
         scheduler.advance(by: 1e301)

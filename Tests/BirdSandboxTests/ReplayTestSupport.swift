@@ -49,7 +49,9 @@ struct RecordingBuilder {
 
     func source() throws -> ServerReplaySource { try ServerReplaySource(parsing: text) }
 
-    func plan(grace: Double = 10) throws -> ServerReplayPlan { ServerReplayPlan(source: try source(), expectGrace: grace) }
+    func plan(grace: Double = 10) throws -> ServerReplayPlan {
+        ServerReplayPlan(source: try source(), expectGrace: grace)
+    }
 
     // MARK: Message texts in this builder's dialect
 

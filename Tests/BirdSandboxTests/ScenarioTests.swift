@@ -144,8 +144,14 @@ private final class RecordingControl: ScenarioControl, Sendable {
         // Upper bounds, stated in the message (a huge wait must not reach the scheduler).
         (#"{"name": "x", "steps": [{"action": "drop", "after": 1e300}]}"#, "'after' must be seconds in 0…86400"),
         (#"{"name": "x", "steps": [{"action": "drop", "after": [0, 86401]}]}"#, "0…86400"),
-        (#"{"name": "x", "steps": [{"action": "refuse", "seconds": 86401}]}"#, "'seconds' must be a number of seconds > 0 and ≤ 86400"),
-        (#"{"name": "x", "steps": [{"action": "restart", "down_seconds": 1e10}]}"#, "'down_seconds' must be a number of seconds > 0 and ≤ 3600"),
+        (
+            #"{"name": "x", "steps": [{"action": "refuse", "seconds": 86401}]}"#,
+            "'seconds' must be a number of seconds > 0 and ≤ 86400"
+        ),
+        (
+            #"{"name": "x", "steps": [{"action": "restart", "down_seconds": 1e10}]}"#,
+            "'down_seconds' must be a number of seconds > 0 and ≤ 3600"
+        ),
         (#"{"name": "x", "steps": [{"action": "accept", "code": 1}]}"#, "step 1 (accept): unknown key 'code'"),
         (#"{"name": "x", "steps": [{"action": "publish", "channel": "a"}]}"#, "step 1 (publish): 'event' is missing"),
         (
@@ -237,7 +243,11 @@ private final class RecordingControl: ScenarioControl, Sendable {
         let logged = Mutex<[String]>([])
         let runner = ScenarioRunner(
             scenario: ScenarioCatalogue.named("edge-restart")!, control: control, scheduler: scheduler
-        ) { line in logged.withLock { $0.append(line) } } report: { report in reports.withLock { $0.append(report) } }
+        ) { line in
+            logged.withLock { $0.append(line) }
+        } report: { report in
+            reports.withLock { $0.append(report) }
+        }
         runner.start()
         scheduler.advance(by: 10)
         let got = reports.withLock { $0 }
@@ -315,7 +325,9 @@ private final class RecordingControl: ScenarioControl, Sendable {
 
     @Test func publishCountRepeatsThePublish() throws {
         let scenario = try Scenario(
-            json: #"{"name": "many", "steps": [{"after": 1, "action": "publish", "channel": "news", "event": "e", "data": 1, "count": 3}]}"#)
+            json:
+                #"{"name": "many", "steps": [{"after": 1, "action": "publish", "channel": "news", "event": "e", "data": 1, "count": 3}]}"#
+        )
         #expect(scenario.steps.first?.action == .publish(channel: "news", event: "e", data: 1, count: 3))
         let scheduler = VirtualScheduler()
         let control = RecordingControl(connections: [("c1", nil)], clock: { scheduler.now })

@@ -225,7 +225,8 @@ struct ServerReplayPlanTests {
     @Test("close causes: reasons with parentheses, the client library's wording, no cause, unsendable codes")
     func causes() {
         func end(_ cause: String?, _ code: Int?) -> ServerReplayEnd {
-            ServerReplayPlan.end(for: .init(mono: 0, previous: "connected", current: "failed", cause: cause, closeCode: code))
+            ServerReplayPlan.end(
+                for: .init(mono: 0, previous: "connected", current: "failed", cause: cause, closeCode: code))
         }
         #expect(
             end(RecordingBuilder.serverClosed(4100, "busy (try later)"), 4100)

@@ -118,7 +118,8 @@ struct ServerReplaySourceTests {
         let path = try temporaryRecording(RecordingBuilder(version: 7).text)
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(
-            throws: ServerReplayError("\(path): recording version 7 is not supported (this bird-sandbox reads version 1)")
+            throws: ServerReplayError(
+                "\(path): recording version 7 is not supported (this bird-sandbox reads version 1)")
         ) {
             try ServerReplayPlan.load(path: path)
         }

@@ -65,20 +65,27 @@ struct CodableTests {
         #expect(throws: DecodingError.self) { try decoder.decode(UInt.self, from: -1) }
         #expect(throws: DecodingError.self) { try decoder.decode(Int64.self, from: .number(JSONNumber(UInt64.max))) }
         #expect(try decoder.decode(Int.self, from: .number(JSONNumber(text: "1e3")!)) == 1_000)
-        #expect(throws: DecodingError.self) { try decoder.decode(Float.self, from: .number(JSONNumber(text: "1e300")!)) }
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(Float.self, from: .number(JSONNumber(text: "1e300")!))
+        }
     }
 
     @Test("type mismatches and missing keys are DecodingErrors with their coding path")
     func mismatches() throws {
         let error = #expect(throws: DecodingError.self) {
-            try decoder.decode(Order.self, from: try JSONValue(parsing: #"{"id":"9","total":1,"ratio":1,"lines":[],"tags":[],"extra":1}"#))
+            try decoder.decode(
+                Order.self,
+                from: try JSONValue(parsing: #"{"id":"9","total":1,"ratio":1,"lines":[],"tags":[],"extra":1}"#))
         }
         guard case .typeMismatch(_, let context)? = error else { Issue.record("\(String(describing: error))"); return }
         #expect(context.codingPath.map(\.stringValue) == ["id"])
         let missing = #expect(throws: DecodingError.self) {
-            try decoder.decode([Line].self, from: try JSONValue(parsing: #"[{"sku":"a","quantity":1,"price":1},{"sku":"b"}]"#))
+            try decoder.decode(
+                [Line].self, from: try JSONValue(parsing: #"[{"sku":"a","quantity":1,"price":1},{"sku":"b"}]"#))
         }
-        guard case .keyNotFound(let key, let where_)? = missing else { Issue.record("\(String(describing: missing))"); return }
+        guard case .keyNotFound(let key, let where_)? = missing else {
+            Issue.record("\(String(describing: missing))"); return
+        }
         #expect(key.stringValue == "quantity")
         #expect(where_.codingPath.map { $0.intValue } == [1])
     }
@@ -105,7 +112,9 @@ struct CodableTests {
     @Test("dates, data and URLs by strategy, as Foundation's JSON coders do")
     func strategies() throws {
         struct Stamp: Codable, Equatable { var at: Date; var blob: Data; var link: URL }
-        let stamp = Stamp(at: Date(timeIntervalSince1970: 1_700_000_000), blob: Data([1, 2, 3]), link: URL(string: "https://x.example/a")!)
+        let stamp = Stamp(
+            at: Date(timeIntervalSince1970: 1_700_000_000), blob: Data([1, 2, 3]),
+            link: URL(string: "https://x.example/a")!)
         var encoder = JSONValueEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         let value = try encoder.encode(stamp)
@@ -133,7 +142,8 @@ struct CodableTests {
 
     @Test("JSONValue is Codable with Foundation's coders too, numbers exact")
     func foundationCoders() throws {
-        let value = try JSONValue(parsing: #"{"id":9007199254740993,"big":18446744073709551615,"d":1.25,"s":"x","n":null,"a":[true]}"#)
+        let value = try JSONValue(
+            parsing: #"{"id":9007199254740993,"big":18446744073709551615,"d":1.25,"s":"x","n":null,"a":[true]}"#)
         let data = try JSONEncoder().encode(value)
         let back = try JSONDecoder().decode(JSONValue.self, from: data)
         #expect(back == value)

@@ -21,10 +21,12 @@ struct EventPayloadTests {
         #expect(verbatim.value.description == #"{"b":1.50,"a":[1e3]}"#)
     }
 
-    @Test("text that is not JSON stays a string, with the reason typed", arguments: [
-        ("hello", "notJSON"), ("1e400", "numberOutOfRange"), (#"{"a":"\ud800"}"#, "notJSON"),
-        (String(repeating: "[", count: 300) + String(repeating: "]", count: 300), "tooDeep"),
-    ])
+    @Test(
+        "text that is not JSON stays a string, with the reason typed",
+        arguments: [
+            ("hello", "notJSON"), ("1e400", "numberOutOfRange"), (#"{"a":"\ud800"}"#, "notJSON"),
+            (String(repeating: "[", count: 300) + String(repeating: "]", count: 300), "tooDeep"),
+        ])
     func problems(_ text: String, _ kind: String) {
         let payload = EventPayload(text: text)
         #expect(payload.value == .string(text))

@@ -88,10 +88,12 @@ struct FastPathTests {
             "0.0000000000000000000001", "0.00000000000000000000001", "4.35", "100.0",
         ]
         for _ in 0..<3000 {
-            let whole = UInt64.random(in: 0...UInt64(1) << UInt64.random(in: 1...62, using: &generator), using: &generator)
+            let whole = UInt64.random(
+                in: 0...UInt64(1) << UInt64.random(in: 1...62, using: &generator), using: &generator)
             let fraction = String(UInt64.random(in: 0...999_999_999, using: &generator)).prefix(
                 Int.random(in: 0...9, using: &generator))
-            samples.append((Bool.random(using: &generator) ? "-" : "") + "\(whole)" + (fraction.isEmpty ? "" : ".\(fraction)"))
+            samples.append(
+                (Bool.random(using: &generator) ? "-" : "") + "\(whole)" + (fraction.isEmpty ? "" : ".\(fraction)"))
         }
         for text in samples {
             let expected = try #require(Double(text))
@@ -102,7 +104,8 @@ struct FastPathTests {
 
     @Test("envelope member names match however they are spelled")
     func memberNames() throws {
-        let escaped = try WireMessage.decode(#"{"\u0065vent":"e","ch\u0061nnel":"c","d\u0061ta":"x","us\u0065r_id":"u"}"#)
+        let escaped = try WireMessage.decode(
+            #"{"\u0065vent":"e","ch\u0061nnel":"c","d\u0061ta":"x","us\u0065r_id":"u"}"#)
         #expect(escaped == WireMessage(event: "e", channel: "c", data: .string("x"), memberId: "u"))
         let other = try WireMessage.decode(#"{"event":"e","events":"no","chan":1,"datum":{},"é":2,"member_id":"m"}"#)
         #expect(other == WireMessage(event: "e", memberId: "m"))

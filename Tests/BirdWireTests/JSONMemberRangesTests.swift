@@ -14,7 +14,8 @@ struct JSONMemberRangesTests {
 
     @Test("values come back byte for byte: digits, spacing, nesting, escapes, non-ASCII")
     func exactText() throws {
-        let line = #"{"ts":"2026-01-01T00:00:00.000Z", "data" : {"id":9007199254740993, "b":1,"a":[2.50,1e3]},"k\"ey":"中\n","n":null}"#
+        let line =
+            #"{"ts":"2026-01-01T00:00:00.000Z", "data" : {"id":9007199254740993, "b":1,"a":[2.50,1e3]},"k\"ey":"中\n","n":null}"#
         let v = try #require(values(line))
         #expect(v["ts"] == #""2026-01-01T00:00:00.000Z""#)
         #expect(v["data"] == #"{"id":9007199254740993, "b":1,"a":[2.50,1e3]}"#)
@@ -29,11 +30,13 @@ struct JSONMemberRangesTests {
         #expect(JSONValue.memberRanges(in: " { } ")?.isEmpty == true)
     }
 
-    @Test("anything but exactly one valid object is nil", arguments: [
-        "", "[]", "1", #""x""#, "{", #"{"a"}"#, #"{"a":}"#, #"{"a":1,}"#, #"{"a":1} x"#, #"{"a":1}{}"#,
-        #"{"a":[1,}"#, #"{"a":01}"#, #"{"a":1e400}"#, #"{"a":"\ud800"}"#, #"{a:1}"#,
-        "{\"a\":" + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}",
-    ])
+    @Test(
+        "anything but exactly one valid object is nil",
+        arguments: [
+            "", "[]", "1", #""x""#, "{", #"{"a"}"#, #"{"a":}"#, #"{"a":1,}"#, #"{"a":1} x"#, #"{"a":1}{}"#,
+            #"{"a":[1,}"#, #"{"a":01}"#, #"{"a":1e400}"#, #"{"a":"\ud800"}"#, #"{a:1}"#,
+            "{\"a\":" + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}",
+        ])
     func invalid(_ text: String) {
         #expect(JSONValue.memberRanges(in: text) == nil)
     }

@@ -25,10 +25,12 @@ struct JSONNumberTests {
         #expect(try number("-9223372036854775809").text == "-9223372036854775809")
     }
 
-    @Test("other numbers keep their text exactly", arguments: [
-        "1.50", "1e3", "1E+3", "12345678901234567890123", "-0", "-0.0", "0.1", "2.5e-3", "1e-400",
-        "1.7976931348623157e308", "123456789012345678901234567890.000001",
-    ])
+    @Test(
+        "other numbers keep their text exactly",
+        arguments: [
+            "1.50", "1e3", "1E+3", "12345678901234567890123", "-0", "-0.0", "0.1", "2.5e-3", "1e-400",
+            "1.7976931348623157e308", "123456789012345678901234567890.000001",
+        ])
     func textKept(_ text: String) throws {
         #expect(try number(text).text == text)
         #expect(try JSONValue(parsing: "[\(text)]").description == "[\(text)]")
@@ -66,7 +68,8 @@ struct JSONNumberTests {
 
     @Test("numbers beyond Double's range are a typed parse error, not infinity")
     func outOfRange() throws {
-        for text in ["1e400", "-1e400", "1.8e308", "1" + String(repeating: "0", count: 400), "1e999999999999999999999"] {
+        for text in ["1e400", "-1e400", "1.8e308", "1" + String(repeating: "0", count: 400), "1e999999999999999999999"]
+        {
             let error = #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
             #expect(error?.kind == .numberOutOfRange, "\(text)")
             #expect(JSONNumber(text: text) == nil)

@@ -40,7 +40,8 @@ struct JSONValueTests {
         #expect(error?.kind == .invalidUTF8)
     }
 
-    @Test("lone and mismatched surrogates are typed errors", arguments: [#""\ud800""#, #""\udc00x""#, #""\ud800\u0041""#])
+    @Test(
+        "lone and mismatched surrogates are typed errors", arguments: [#""\ud800""#, #""\udc00x""#, #""\ud800\u0041""#])
     func surrogates(_ text: String) {
         let error = #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
         #expect(error?.kind == .invalidUnicodeEscape)

@@ -3,14 +3,18 @@ import Testing
 
 @Suite struct LeadSmokeTests {
     @Test func decodesDoubleEncodedHandshake() throws {
-        let m = try WireMessage.decode(#"{"event":"bird:connection_established","data":"{\"connection_id\":\"123.456\",\"activity_timeout\":120}"}"#)
+        let m = try WireMessage.decode(
+            #"{"event":"bird:connection_established","data":"{\"connection_id\":\"123.456\",\"activity_timeout\":120}"}"#
+        )
         #expect(m.event == "bird:connection_established")
         #expect(m.data?.object?["connection_id"] == "123.456")
         #expect(m.data?.object?["activity_timeout"]?.intValue == 120)
     }
 
     @Test func decodesObjectDataLazily() throws {
-        let m = try WireMessage.decode(#" { "channel" : "c", "data" : {"a":[1,2,{"b":"x\"y"}]}, "event":"e", "extra": [1,{"z":null}], "user_id": "u1" } "#)
+        let m = try WireMessage.decode(
+            #" { "channel" : "c", "data" : {"a":[1,2,{"b":"x\"y"}]}, "event":"e", "extra": [1,{"z":null}], "user_id": "u1" } "#
+        )
         #expect(m.channel == "c")
         #expect(m.memberId == "u1")
         #expect(m.data == .json(#"{"a":[1,2,{"b":"x\"y"}]}"#))
@@ -22,7 +26,9 @@ import Testing
         #expect(throws: WireDecodeError.missingEvent) { try WireMessage.decode(#"{"data":1}"#) }
         #expect(throws: (any Error).self) { try WireMessage.decode(#"{"event":"x""#) }
         #expect(throws: (any Error).self) { try WireMessage.decode(String(repeating: "[", count: 100_000)) }
-        #expect(throws: WireDecodeError.invalidField("channel")) { try WireMessage.decode(#"{"event":"x","channel":5}"#) }
+        #expect(throws: WireDecodeError.invalidField("channel")) {
+            try WireMessage.decode(#"{"event":"x","channel":5}"#)
+        }
     }
 
     @Test func roundTripsEncoding() throws {
@@ -34,7 +40,8 @@ import Testing
     }
 
     @Test func signsLikePusher() {
-        let auth = Signature.auth(appKey: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8", string: "1234.1234:private-foobar")
+        let auth = Signature.auth(
+            appKey: "278d425bdf160c739803", secret: "7ad3773142a6692b25b8", string: "1234.1234:private-foobar")
         #expect(auth == "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4")
         #expect(Signature.md5Hex(Array("".utf8)) == "d41d8cd98f00b204e9800998ecf8427e")
     }

@@ -48,8 +48,9 @@ struct SplitMix64Tests {
     @Test("the reference sequence for seed 0 (Vigna's splitmix64.c)")
     func reference() {
         var generator = SplitMix64(seed: 0)
-        #expect([generator.next(), generator.next(), generator.next()]
-            == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        #expect(
+            [generator.next(), generator.next(), generator.next()]
+                == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
     }
 
     @Test("units: [0, 1) and [0, 1] from the top 53 bits; the same seed, the same numbers")

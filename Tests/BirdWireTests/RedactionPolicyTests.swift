@@ -32,12 +32,16 @@ struct RedactionPolicyTests {
         let raw = Redaction.scrub(#"broken {"auth": "\#(sig)", "password":"hunter2" and \#(sig)"#)
         #expect(!raw.contains("abab") && !raw.contains("hunter2") && raw.contains("broken"))
         #expect(raw.contains(#""auth": "key:<redacted>""#) && raw.contains(#""password":"<redacted>""#))
-        #expect(Redaction.scrub(#"{"shared_secret" : "c2VjcmV0a2V5","x":1}"#) == #"{"shared_secret" : "<redacted>","x":1}"#)
-        #expect(Redaction.scrub(#"{"data":"{\"shared_secret\":\"k3y\\/+=\",\"n\":1}"}"#)
-            == #"{"data":"{\"shared_secret\":\"<redacted>\",\"n\":1}"}"#)
-        #expect(Redaction.scrub(#"{"refresh_token":"r","Token":"t","tokens":"kept"}"#)
-            == #"{"refresh_token":"<redacted>","Token":"<redacted>","tokens":"kept"}"#)
-        #expect(Redaction.scrub(#"{"channel_data":"{\"user_id\":\"a\"}"}"#) == #"{"channel_data":"{\"user_id\":\"a\"}"}"#)
+        #expect(
+            Redaction.scrub(#"{"shared_secret" : "c2VjcmV0a2V5","x":1}"#) == #"{"shared_secret" : "<redacted>","x":1}"#)
+        #expect(
+            Redaction.scrub(#"{"data":"{\"shared_secret\":\"k3y\\/+=\",\"n\":1}"}"#)
+                == #"{"data":"{\"shared_secret\":\"<redacted>\",\"n\":1}"}"#)
+        #expect(
+            Redaction.scrub(#"{"refresh_token":"r","Token":"t","tokens":"kept"}"#)
+                == #"{"refresh_token":"<redacted>","Token":"<redacted>","tokens":"kept"}"#)
+        #expect(
+            Redaction.scrub(#"{"channel_data":"{\"user_id\":\"a\"}"}"#) == #"{"channel_data":"{\"user_id\":\"a\"}"}"#)
         #expect(Redaction.scrub(#"{"token":"a\"b"}"#) == #"{"token":"<redacted>"}"#)
     }
 
@@ -45,7 +49,8 @@ struct RedactionPolicyTests {
     func wire() {
         let text = #"{"event":"bird:subscribe","data":{"channel":"private-a","auth":"key:\#(Self.hex)"}}"#
         #expect(Redaction.scrub(text, urls: .keep) == Redaction.redactWireText(text))
-        #expect(Redaction.scrub("/apps/1/events?auth_signature=\(Self.hex)&x=1").contains("auth_signature=<redacted>&x=1"))
+        #expect(
+            Redaction.scrub("/apps/1/events?auth_signature=\(Self.hex)&x=1").contains("auth_signature=<redacted>&x=1"))
     }
 
     @Test("URLs: dropped in messages, kept in data, per parameter for the doctor")
@@ -53,12 +58,16 @@ struct RedactionPolicyTests {
         let text = "GET https://h/auth?member=alice&token=t0k3n&sig=abc failed"
         #expect(Redaction.scrub(text) == "GET https://h/auth failed")
         #expect(Redaction.scrub(text, urls: .keep) == text)
-        #expect(Redaction.scrub(text, urls: .redactSecretQueryValues)
-            == "GET https://h/auth?member=alice&token=<redacted>&sig=<redacted> failed")
-        #expect(Redaction.diagnosticEndpoint("https://u:pw@h/auth?member=a&token=t#frag") == "https://u:<redacted>@h/auth?member=a&token=<redacted>")
+        #expect(
+            Redaction.scrub(text, urls: .redactSecretQueryValues)
+                == "GET https://h/auth?member=alice&token=<redacted>&sig=<redacted> failed")
+        #expect(
+            Redaction.diagnosticEndpoint("https://u:pw@h/auth?member=a&token=t#frag")
+                == "https://u:<redacted>@h/auth?member=a&token=<redacted>")
         #expect(Redaction.endpointSecrets("https://u:pw@h/auth?member=a&api_key=a%2Fb") == ["pw", "a%2Fb", "a/b"])
         // The bug the report helper found: a subscription_error's endpoint kept its query.
-        #expect(Redaction.endpoint("http://127.0.0.1:4000/auth?member=inspector&token=x") == "http://127.0.0.1:4000/auth")
+        #expect(
+            Redaction.endpoint("http://127.0.0.1:4000/auth?member=inspector&token=x") == "http://127.0.0.1:4000/auth")
     }
 
     @Test("headers and literal secrets")
@@ -67,19 +76,30 @@ struct RedactionPolicyTests {
         #expect(Redaction.redactHeader(name: "X-Api-Key", value: "k") == "<redacted>")
         #expect(Redaction.redactHeader(name: "accept", value: "json") == "json")
         #expect(Redaction.headerLine(name: "X-Team", value: "blue") == "X-Team: <redacted>")
-        #expect(Redaction.headerLine(name: "Authorization", value: "Basic dXNlcjpwdw==") == "Authorization: Basic <redacted>")
+        #expect(
+            Redaction.headerLine(name: "Authorization", value: "Basic dXNlcjpwdw==")
+                == "Authorization: Basic <redacted>")
         #expect(Redaction.scrub("secret is s3cr3t!", secrets: ["s3cr3t", "abc"]) == "secret is <redacted>!")
     }
 
-    @Test("JSON values: secret members replaced whole (auth keeps its app key), signature-shaped strings, nested; nil when clean")
+    @Test(
+        "JSON values: secret members replaced whole (auth keeps its app key), signature-shaped strings, nested; nil when clean"
+    )
     func values() throws {
         let sig = "key:" + String(repeating: "ab", count: 32)
-        let value = try JSONValue(parsing: #"{"id":9007199254740993,"auth":"\#(sig)","z":{"s":"\#(sig)"},"SECRET":{"a":1},"l":["\#(sig)"],"a":1.50}"#)
-        #expect(Redaction.redacted(value)?.description
-            == #"{"id":9007199254740993,"auth":"key:<redacted>","z":{"s":"key:<redacted>"},"SECRET":"<redacted>","l":["key:<redacted>"],"a":1.50}"#)
+        let value = try JSONValue(
+            parsing:
+                #"{"id":9007199254740993,"auth":"\#(sig)","z":{"s":"\#(sig)"},"SECRET":{"a":1},"l":["\#(sig)"],"a":1.50}"#
+        )
+        #expect(
+            Redaction.redacted(value)?.description
+                == #"{"id":9007199254740993,"auth":"key:<redacted>","z":{"s":"key:<redacted>"},"SECRET":"<redacted>","l":["key:<redacted>"],"a":1.50}"#
+        )
         #expect(Redaction.redacted(try JSONValue(parsing: #"{"a":[1,"x"],"b":null}"#)) == nil)
         #expect(Redaction.redacted(try JSONValue(parsing: #"{"auth":"key:<redacted>"}"#)) == nil, "already redacted")
-        #expect(Redaction.redacted(try JSONValue(parsing: #"{"shared_secret":"k"}"#))?.description == #"{"shared_secret":"<redacted>"}"#)
+        #expect(
+            Redaction.redacted(try JSONValue(parsing: #"{"shared_secret":"k"}"#))?.description
+                == #"{"shared_secret":"<redacted>"}"#)
     }
 
     @Test("scrub is idempotent and never grows a clean text")

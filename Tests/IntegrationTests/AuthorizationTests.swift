@@ -9,7 +9,9 @@ import Testing
 extension Integration {
     @Suite(.serialized) struct AuthorizationTests {
         /// The `bird:subscription_error` payloads delivered to `channel` since `mark`.
-        static func subscriptionErrors(_ recorder: ClientRecorder, _ channel: String, since mark: ClientRecorder.Mark = .init())
+        static func subscriptionErrors(
+            _ recorder: ClientRecorder, _ channel: String, since mark: ClientRecorder.Mark = .init()
+        )
             -> [JSONValue]
         {
             recorder.events("bird:subscription_error", on: channel, since: mark).compactMap(\.data)
@@ -81,7 +83,9 @@ extension Integration {
             for name in failing {
                 let error = Self.subscriptionErrors(recorder, name).first
                 #expect(error?["type"] == "AuthError", "\(name): \(String(describing: error))")
-                #expect(error?["status"]?.intValue == (failure == .nonJSON ? 200 : 0), "\(name): \(String(describing: error))")
+                #expect(
+                    error?["status"]?.intValue == (failure == .nonJSON ? 200 : 0),
+                    "\(name): \(String(describing: error))")
                 #expect(error?["endpoint"]?.stringValue == endpoint.url.absoluteString)
                 #expect(client.bird.channel(named: name)?.subscribed == false)
             }

@@ -77,7 +77,9 @@ extension Integration {
             }
             if !(await poll(within: 20, { ProcessCensus.fileDescriptors <= fdBaseline })) {
                 let extra = ProcessCensus.descriptorTargets.subtracting(fdListing)
-                Issue.record("\(tag) file descriptors not back to \(fdBaseline) (now \(ProcessCensus.fileDescriptors)): new \(extra.sorted())")
+                Issue.record(
+                    "\(tag) file descriptors not back to \(fdBaseline) (now \(ProcessCensus.fileDescriptors)): new \(extra.sorted())"
+                )
             }
             await eventually("\(tag) threads within \(threadBaseline) + 6 (now \(ProcessCensus.threads))", within: 20) {
                 ProcessCensus.threads <= threadBaseline + 6
@@ -97,7 +99,8 @@ extension Integration {
                 sandbox.stop()
             }
             if !(await poll(within: 10, { ProcessCensus.fileDescriptors <= count })) {
-                Issue.record("""
+                Issue.record(
+                    """
                     descriptors not given back after Sandbox.stop(): \(ProcessCensus.descriptorTargets.subtracting(before).sorted())
                     """)
             }
@@ -170,9 +173,13 @@ struct Soak {
             }
             // Every fault hits a live connection (possibly one still re-subscribing).
             guard let id = await client.connected(within: 30) else { return }
-            guard await eventually("\(tag) fault \(index): \(id) open on the sandbox", {
-                sandbox.connection(id) != nil || client.bird.connectionId != id
-            }) else { return }
+            guard
+                await eventually(
+                    "\(tag) fault \(index): \(id) open on the sandbox",
+                    {
+                        sandbox.connection(id) != nil || client.bird.connectionId != id
+                    })
+            else { return }
             let mark = client.recorder.mark
             switch fault {
             case .close(let code):
@@ -198,7 +205,8 @@ struct Soak {
                 guard await client.connected(other: id, within: 30) != nil else { return }
                 try? await Task.sleep(for: .milliseconds(Int(rng.next() % 150)))
             } else {
-                guard await recover(after: id, authWorks: !outage, mark: mark, label: "fault \(index) (\(fault))") else {
+                guard await recover(after: id, authWorks: !outage, mark: mark, label: "fault \(index) (\(fault))")
+                else {
                     return
                 }
             }
@@ -210,7 +218,9 @@ struct Soak {
                 guard await recover(after: id, authWorks: true, mark: client.recorder.mark) else { return }
             }
         } else if let id = client.bird.connectionId {
-            guard await recover(after: id, authWorks: true, mark: client.recorder.mark, expectNew: false) else { return }
+            guard await recover(after: id, authWorks: true, mark: client.recorder.mark, expectNew: false) else {
+                return
+            }
         }
         await audit()
     }
@@ -219,7 +229,8 @@ struct Soak {
     /// every channel that can be subscribed is — on the client and on the sandbox — then checks
     /// delivery on a sample of channels.
     mutating func recover(
-        after previous: String?, authWorks: Bool, mark: ClientRecorder.Mark, expectNew: Bool = true, label: String = "start"
+        after previous: String?, authWorks: Bool, mark: ClientRecorder.Mark, expectNew: Bool = true,
+        label: String = "start"
     ) async -> Bool {
         let expected = authWorks ? Tests.all : Tests.publicChannels
         var current: String?
@@ -228,25 +239,29 @@ struct Soak {
             // A connection made while the sandbox restarts can find its auth endpoint (same port)
             // refusing: channels wait for a next connection (docs/PROTOCOL.md § Channels across reconnects): make one.
             if authWorks, let id = client.bird.connectionId, client.state == .connected,
-               client.recorder.events("bird:subscription_error", since: nudgeMark).contains(where: {
-                   $0.data?["status"]?.intValue == 0 && $0.data?["type"] == "AuthError" })
+                client.recorder.events("bird:subscription_error", since: nudgeMark).contains(where: {
+                    $0.data?["status"]?.intValue == 0 && $0.data?["type"] == "AuthError"
+                })
             {
                 nudgeMark = client.recorder.mark
                 sandbox.sandbox.closeConnection(id: id, code: 4200, reason: "auth endpoint was unreachable")
                 return false
             }
             guard let id = client.bird.connectionId, client.state == .connected, !expectNew || id != previous,
-                  let info = sandbox.connection(id), !info.silenced,
-                  Set(info.channels) == Set(expected),
-                  expected.allSatisfy({ client.bird.channel(named: $0)?.subscribed == true })
+                let info = sandbox.connection(id), !info.silenced,
+                Set(info.channels) == Set(expected),
+                expected.allSatisfy({ client.bird.channel(named: $0)?.subscribed == true })
             else { return false }
             current = id
             return true
         }
         guard ok, let id = current else {
-            let live = sandbox.sandbox.connections().map { "\($0.id)\($0.silenced ? " (silenced)" : "") \($0.channels.count) ch" }
+            let live = sandbox.sandbox.connections().map {
+                "\($0.id)\($0.silenced ? " (silenced)" : "") \($0.channels.count) ch"
+            }
             let unsubscribed = expected.filter { client.bird.channel(named: $0)?.subscribed != true }
-            Issue.record("""
+            Issue.record(
+                """
                 \(tag) \(label): client \(client.state) \(client.bird.connectionId ?? "-") (previous \(previous ?? "-")); \
                 sandbox: \(live); unsubscribed on the client: \(unsubscribed.count) \(unsubscribed.prefix(4)); \
                 last changes: \(client.recorder.changes.suffix(4)); last retries: \(client.recorder.retries.suffix(3).map { "\($0.attempt) \($0.delay)" }); \
@@ -260,8 +275,9 @@ struct Soak {
             var watcherMark = ClientRecorder.Mark()
             let watcherOK = await eventually("\(tag) \(label): the watcher recovered") {
                 if let wid = watcher.bird.connectionId, watcher.state == .connected,
-                   watcher.recorder.events("bird:subscription_error", since: watcherMark).contains(where: {
-                       $0.data?["status"]?.intValue == 0 })
+                    watcher.recorder.events("bird:subscription_error", since: watcherMark).contains(where: {
+                        $0.data?["status"]?.intValue == 0
+                    })
                 {
                     watcherMark = watcher.recorder.mark
                     sandbox.sandbox.closeConnection(id: wid, code: 4200, reason: "auth endpoint was unreachable")
@@ -273,7 +289,8 @@ struct Soak {
             }
             guard watcherOK else {
                 let w = watcher.recorder
-                Issue.record("""
+                Issue.record(
+                    """
                     \(tag) watcher: \(watcher.state) \(watcher.bird.connectionId ?? "-"); on the sandbox: \
                     \(sandbox.connection(watcher.bird.connectionId).map { "\($0.channels.count) ch" } ?? "none"); \
                     unsubscribed: \(Tests.presenceChannels.filter { watcher.bird.channel(named: $0)?.subscribed != true }.count); \
@@ -335,7 +352,9 @@ struct Soak {
         await client.bird.settle()
         for (name, seqs) in deliveries.snapshot {
             #expect(Set(seqs).count == seqs.count, "\(tag) duplicate deliveries on \(name): \(seqs)")
-            #expect(Set(seqs) == Set(published[name] ?? []), "\(tag) \(name): received \(seqs), published \(published[name] ?? [])")
+            #expect(
+                Set(seqs) == Set(published[name] ?? []),
+                "\(tag) \(name): received \(seqs), published \(published[name] ?? [])")
         }
 
         // Private and presence channels were authorized once for each connection they were
@@ -353,13 +372,18 @@ struct Soak {
         for id in recoveredIds {
             let forId = perId[id] ?? [:]
             let wrong = Tests.signed.filter { forId[$0] != 1 }
-            #expect(wrong.isEmpty, "\(tag) on \(id), channels not authorized exactly once: \(wrong.prefix(5)) \(wrong.prefix(5).map { forId[$0] ?? 0 })")
+            #expect(
+                wrong.isEmpty,
+                "\(tag) on \(id), channels not authorized exactly once: \(wrong.prefix(5)) \(wrong.prefix(5).map { forId[$0] ?? 0 })"
+            )
         }
 
         // Rosters, seen from both clients.
         let expectedMembers: [String: JSONValue] = ["soak": ["name": "soak"], "watcher": ["name": "watcher"]]
         await eventually("\(tag) the watcher's rosters show soak and watcher") {
-            Tests.presenceChannels.allSatisfy { (watcher.bird.channel(named: $0) as? PresenceChannel)?.members == expectedMembers }
+            Tests.presenceChannels.allSatisfy {
+                (watcher.bird.channel(named: $0) as? PresenceChannel)?.members == expectedMembers
+            }
         }
         for name in Tests.presenceChannels {
             let room = client.bird.channel(named: name) as? PresenceChannel

@@ -21,7 +21,9 @@ extension Integration {
             }
         }
 
-        static let codes = [1000, 1001, 1006, 1011, 1012, 4000, 4001, 4009, 4099, 4100, 4199, 4200, 4201, 4299, 4300, 4999]
+        static let codes = [
+            1000, 1001, 1006, 1011, 1012, 4000, 4001, 4009, 4099, 4100, 4199, 4200, 4201, 4299, 4300, 4999,
+        ]
 
         @Test("a close from the server after the handshake", arguments: codes)
         func closeAfterHandshake(code: Int) async throws {
@@ -71,7 +73,9 @@ extension Integration {
                 guard let secondId = await client.connected(other: firstId) else { return }
                 await client.bird.settle()
                 let changes = recorder.changes(since: mark)
-                #expect(changes.map(\.current) == [.unavailable, .connecting, .connected], "states after \(code): \(changes)")
+                #expect(
+                    changes.map(\.current) == [.unavailable, .connecting, .connected],
+                    "states after \(code): \(changes)")
                 let cause = changes.first?.cause
                 if code == 1006 {
                     guard case .networkError? = cause else {
@@ -98,10 +102,12 @@ extension Integration {
             var missed: [String] = []
             for round in 0..<30 {
                 let delivery = DispatchQueue(label: "integration.b1.\(round)")
-                var options = BirdRealtime.Options(appKey: "k", host: "example.com", allowInsecure: true,
-                                                   deliveryQueue: delivery)
+                var options = BirdRealtime.Options(
+                    appKey: "k", host: "example.com", allowInsecure: true,
+                    deliveryQueue: delivery)
                 options.logHandler = nil
-                let bird = BirdRealtime(options: options, environment: ScriptedTransport().environment(clock: ManualClock()))
+                let bird = BirdRealtime(
+                    options: options, environment: ScriptedTransport().environment(clock: ManualClock()))
                 let recorder = ClientRecorder()
                 recorder.attach(to: bird)
                 await bird.settle()
@@ -130,10 +136,12 @@ extension Integration {
             let changes = recorder.changes
             let refusals = changes.filter { $0.cause == .serverClose(code: 4200, reason: "edge restarting") }
             #expect(refusals.count >= 3)
-            #expect(refusals.allSatisfy { $0.previous == .connecting && $0.current == .unavailable },
-                    "a pre-handshake 4200 must go to unavailable: \(refusals)")
-            #expect(!changes.contains { $0.previous == .connecting && $0.current == .connecting },
-                    "no tight connecting → connecting loop")
+            #expect(
+                refusals.allSatisfy { $0.previous == .connecting && $0.current == .unavailable },
+                "a pre-handshake 4200 must go to unavailable: \(refusals)")
+            #expect(
+                !changes.contains { $0.previous == .connecting && $0.current == .connecting },
+                "no tight connecting → connecting loop")
             let attempts = recorder.retries.map(\.attempt)
             #expect(attempts == Array(0..<attempts.count), "attempts count up from 0: \(attempts)")
             #expect(recorder.errors.isEmpty, "4200 is not a refusal: \(recorder.errors)")
@@ -208,8 +216,9 @@ extension Integration {
                 Issue.record("a TLS failure should be a network error: \(changes)")
                 return
             }
-            #expect(message.lowercased().contains("certificate") || message.lowercased().contains("tls"),
-                    "the cause names the TLS problem: \(message)")
+            #expect(
+                message.lowercased().contains("certificate") || message.lowercased().contains("tls"),
+                "the cause names the TLS problem: \(message)")
             #expect(!recorder.states.contains(.connected))
             #expect(sandbox.sandbox.connections().isEmpty)
         }

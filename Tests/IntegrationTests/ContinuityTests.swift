@@ -63,7 +63,8 @@ extension Integration {
         ) {
             sandbox.sandbox.restart(downSeconds: 3)
             let reached = publish(sandbox, range)
-            #expect(reached.allSatisfy { $0 == 0 }, "published while nobody was connected", sourceLocation: sourceLocation)
+            #expect(
+                reached.allSatisfy { $0 == 0 }, "published while nobody was connected", sourceLocation: sourceLocation)
         }
 
         @Test("100 events published during an outage: all delivered once, in order, recovered")
@@ -183,7 +184,9 @@ extension Integration {
             #expect(await subscriber.waitFor(3))
             // An edge repeating itself (offsets 2 and 3 again), then a live event.
             for offset in [2, 3] {
-                #expect(sandbox.sandbox.send(id: id, text: #"{"event":"n","channel":"news","data":"dup","offset":\#(offset)}"#))
+                #expect(
+                    sandbox.sandbox.send(
+                        id: id, text: #"{"event":"n","channel":"news","data":"dup","offset":\#(offset)}"#))
             }
             _ = Self.publish(sandbox, 4...4)
             #expect(await subscriber.waitFor(4))

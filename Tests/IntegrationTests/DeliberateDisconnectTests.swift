@@ -45,11 +45,16 @@ extension Integration {
         }
 
         static func close(_ socket: ScriptedConnection, code: Int) {
-            if code == 1006 { socket.networkFailure() } else { socket.serverClose(code: code, reason: "pending \(code)") }
+            if code == 1006 {
+                socket.networkFailure()
+            } else {
+                socket.serverClose(code: code, reason: "pending \(code)")
+            }
         }
 
-        @Test("no socket for 60 s after disconnect(), whatever close was pending",
-              arguments: codes, When.allCases)
+        @Test(
+            "no socket for 60 s after disconnect(), whatever close was pending",
+            arguments: codes, When.allCases)
         func nothingAfterDisconnect(code: Int, when: When) async throws {
             let setup = await Setup()
             let bird = setup.client.bird

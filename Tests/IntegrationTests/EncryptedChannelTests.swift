@@ -61,7 +61,9 @@ extension Integration {
             return (client, id)
         }
 
-        static func decryptionErrors(_ client: ClientFixture, since mark: ClientRecorder.Mark = .init()) -> [RealtimeError] {
+        static func decryptionErrors(_ client: ClientFixture, since mark: ClientRecorder.Mark = .init())
+            -> [RealtimeError]
+        {
             client.recorder.errors(since: mark).filter { $0.kind == .decryption }
         }
 

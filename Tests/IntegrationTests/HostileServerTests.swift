@@ -23,11 +23,20 @@ extension Integration {
             ("a client-to-server event", #"{"event":"bird:subscribe","data":{"channel":"news"}}"#, .unknownEvent),
             ("an app event without channel", #"{"event":"orphan-event","data":"{}"}"#, .missingField),
             ("an event for a channel not subscribed", #"{"event":"stray","channel":"not-mine","data":"{}"}"#, nil),
-            ("a presence event without member id", #"{"event":"bird_internal:member_added","channel":"news","data":"{}"}"#, nil),
-            ("a second handshake", #"{"event":"bird:connection_established","data":"{\"connection_id\":\"1.2\"}"}"#, nil),
+            (
+                "a presence event without member id",
+                #"{"event":"bird_internal:member_added","channel":"news","data":"{}"}"#, nil
+            ),
+            (
+                "a second handshake", #"{"event":"bird:connection_established","data":"{\"connection_id\":\"1.2\"}"}"#,
+                nil
+            ),
             // The JSON parser refuses nesting deeper than 256 levels (no stack overflow).
-            ("deeply nested data", #"{"event":"deep","channel":"news","data":"# + String(repeating: "[", count: 5000)
-                + String(repeating: "]", count: 5000) + "}", .invalidJSON),
+            (
+                "deeply nested data",
+                #"{"event":"deep","channel":"news","data":"# + String(repeating: "[", count: 5000)
+                    + String(repeating: "]", count: 5000) + "}", .invalidJSON
+            ),
         ]
 
         /// `data` of every JSON type on a subscribed channel, and what the handler must receive.
@@ -65,7 +74,9 @@ extension Integration {
             func sentinelDelivered() async -> Bool {
                 sentinel += 1
                 let n = sentinel
-                #expect(sandbox.sandbox.publish(channel: "news", event: "sentinel", data: ["n": .number(JSONNumber(n))]) == 1)
+                #expect(
+                    sandbox.sandbox.publish(channel: "news", event: "sentinel", data: ["n": .number(JSONNumber(n))])
+                        == 1)
                 return await eventually("sentinel \(n)") {
                     received.snapshot.contains { $0.0 == "sentinel" && $0.1?["n"]?.intValue == n }
                 }
@@ -88,7 +99,8 @@ extension Integration {
 
             for (index, (fragment, expected)) in Self.payloads.enumerated() {
                 let name = "typed-\(index)"
-                let text = fragment.isEmpty
+                let text =
+                    fragment.isEmpty
                     ? #"{"event":"\#(name)","channel":"news"}"#
                     : #"{"event":"\#(name)","channel":"news",\#(fragment)}"#
                 let mark = recorder.mark
@@ -113,7 +125,9 @@ extension Integration {
 
         enum Violation: String, CaseIterable, Sendable { case invalidUTF8, tenMiB }
 
-        @Test("RFC 6455 violations fail the connection with 1007 / 1009, then the backoff path", arguments: Violation.allCases)
+        @Test(
+            "RFC 6455 violations fail the connection with 1007 / 1009, then the backoff path",
+            arguments: Violation.allCases)
         func violations(violation: Violation) async throws {
             let sandbox = try SandboxFixture()
             defer { sandbox.stop() }
@@ -127,19 +141,22 @@ extension Integration {
             switch violation {
             case .invalidUTF8:
                 expectedCode = 1007
-                let bytes = Array(#"{"event":"x","channel":"news","data":""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}"#.utf8)
+                let bytes =
+                    Array(#"{"event":"x","channel":"news","data":""#.utf8) + [0xC3, 0x28, 0xFF] + Array(#""}"#.utf8)
                 #expect(sandbox.sandbox.send(id: id, binary: false, payload: bytes))
             case .tenMiB:
                 expectedCode = 1009
                 let filler = String(repeating: "a", count: 10 << 20)
-                #expect(sandbox.sandbox.send(id: id, text: #"{"event":"big","channel":"news","data":""# + filler + #""}"#))
+                #expect(
+                    sandbox.sandbox.send(id: id, text: #"{"event":"big","channel":"news","data":""# + filler + #""}"#))
             }
             guard let second = await client.connected(other: id, within: 20) else { return }
             await client.bird.settle()
             let changes = recorder.changes(since: mark)
             #expect(changes.map(\.current) == [.unavailable, .connecting, .connected], "\(changes)")
             #expect(changes.first?.cause.closeCode == expectedCode, "\(String(describing: changes.first?.cause))")
-            if case .protocolViolation? = changes.first?.cause {} else {
+            if case .protocolViolation? = changes.first?.cause {
+            } else {
                 Issue.record("cause should be a protocol violation: \(String(describing: changes.first?.cause))")
             }
             #expect(recorder.retries(since: mark).map(\.attempt) == [0])

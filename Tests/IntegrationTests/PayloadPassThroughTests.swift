@@ -52,7 +52,8 @@ extension Integration {
             #expect(client.recorder.errors.isEmpty, sourceLocation: sourceLocation)
         }
 
-        @Test("POST /sandbox/publish with an object: the client gets its exact text", arguments: [Dialect.bird, .pusher])
+        @Test(
+            "POST /sandbox/publish with an object: the client gets its exact text", arguments: [Dialect.bird, .pusher])
         func controlPublish(_ dialect: Dialect) async throws {
             let sandbox = try SandboxFixture { $0.dialect = dialect }
             defer { sandbox.stop() }
@@ -81,8 +82,12 @@ extension Integration {
             ]
             let string = Signature.httpAPIString(method: "POST", path: path, query: query)
             query.append(
-                ("auth_signature", Signature.hmacSHA256Hex(key: sandbox.sandbox.configuration.appSecret, message: string)))
-            let url = sandbox.endpoints.httpBase + path + "?" + query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+                (
+                    "auth_signature",
+                    Signature.hmacSHA256Hex(key: sandbox.sandbox.configuration.appSecret, message: string)
+                ))
+            let url =
+                sandbox.endpoints.httpBase + path + "?" + query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
             let answer = try await Self.post(url, body: body)
             #expect(answer.status == 200, "\(answer.body)")
             await Self.expectExact(client, ids)

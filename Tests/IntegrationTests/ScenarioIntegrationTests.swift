@@ -14,7 +14,9 @@ import Testing
 /// same way by ``ClientFixture``. Deadlines are generous functional bounds, not timing claims.
 extension Integration {
     @Suite(.serialized) struct ScenarioIntegrationTests {
-        @Test("edge-restart: connecting at once on 4200, unavailable with backoff while the port is closed, then connected")
+        @Test(
+            "edge-restart: connecting at once on 4200, unavailable with backoff while the port is closed, then connected"
+        )
         func edgeRestart() async throws {
             guard let run = try await ScenarioRun.start("edge-restart") else { return }
             defer { run.stop() }
@@ -23,8 +25,9 @@ extension Integration {
             let changes = run.changes
             #expect(changes.first.map { [$0.previous, $0.current] } == [.connected, .connecting], "\(changes)")
             #expect(changes.first?.cause.closeCode == 4200, "\(changes)")
-            #expect(changes.contains { $0.current == .unavailable && $0.cause.isNetworkError },
-                    "the closed port is a network error: \(changes)")
+            #expect(
+                changes.contains { $0.current == .unavailable && $0.cause.isNetworkError },
+                "the closed port is a network error: \(changes)")
             #expect(!run.retries.isEmpty, "backoff while the edge is down")
             #expect(!changes.contains { $0.current == .failed }, "\(changes)")
             #expect(changes.last?.current == .connected && changes.last?.connectionId == second)
@@ -42,20 +45,25 @@ extension Integration {
             #expect(changes.first?.cause.closeCode == 4100)
             // Every attempt inside the window was refused with 4100 (backoff band), none failed.
             let attempts = changes.filter { $0.previous == .connecting }
-            #expect(attempts.dropLast().allSatisfy { $0.current == .unavailable && $0.cause.closeCode == 4100 },
-                    "\(attempts)")
+            #expect(
+                attempts.dropLast().allSatisfy { $0.current == .unavailable && $0.cause.closeCode == 4100 },
+                "\(attempts)")
             #expect(attempts.last?.current == .connected)
             #expect(!changes.contains { $0.current == .failed })
             let retries = run.retries
-            #expect(retries.count == changes.filter { $0.current == .unavailable }.count,
-                    "one connecting_in per unavailable: \(retries) / \(changes)")
-            #expect(zip(retries, retries.dropFirst()).allSatisfy { $1.attempt == $0.attempt + 1 },
-                    "attempts grow: \(retries.map(\.attempt))")
+            #expect(
+                retries.count == changes.filter { $0.current == .unavailable }.count,
+                "one connecting_in per unavailable: \(retries) / \(changes)")
+            #expect(
+                zip(retries, retries.dropFirst()).allSatisfy { $1.attempt == $0.attempt + 1 },
+                "attempts grow: \(retries.map(\.attempt))")
         }
 
         @Test("terminated-member: failed with 4009 \"terminated by the app\", no retry")
         func terminatedMember() async throws {
-            guard let run = try await ScenarioRun.start("terminated-member", member: "alice", channels: []) else { return }
+            guard let run = try await ScenarioRun.start("terminated-member", member: "alice", channels: []) else {
+                return
+            }
             defer { run.stop() }
             await eventually("failed") { run.client.state == .failed }
             await run.client.bird.settle()
@@ -91,8 +99,10 @@ extension Integration {
 
         @Test("auth-outage: stays connected; public channels subscribe, private ones and sign-in get 503; all recover")
         func authOutage() async throws {
-            guard let run = try await ScenarioRun.start(
-                "auth-outage", member: "alice", channels: ["news", "private-orders"]) else { return }
+            guard
+                let run = try await ScenarioRun.start(
+                    "auth-outage", member: "alice", channels: ["news", "private-orders"])
+            else { return }
             defer { run.stop() }
             let recorder = run.client.recorder
             let mark = run.mark
@@ -123,7 +133,9 @@ extension Integration {
         func rateLimitedClientEvents() async throws {
             guard let run = try await ScenarioRun.start("rate-limited-client-events") else { return }
             defer { run.stop() }
-            await eventually("onError 4301") { run.client.recorder.errors(since: run.mark).contains { $0.code == 4301 } }
+            await eventually("onError 4301") {
+                run.client.recorder.errors(since: run.mark).contains { $0.code == 4301 }
+            }
             // A round trip through the edge after the 4301 (the edge answers in order, so a close it
             // meant to send would have come first) instead of a sleep.
             run.client.bird.subscribe("public-barrier")
@@ -190,8 +202,9 @@ struct ScenarioRun {
         }
         await client.subscribed(channels)
         let mark = client.recorder.mark
-        return ScenarioRun(sandbox: sandbox, client: client, channels: channels, first: first, mark: mark,
-                           scenario: ScaledScenario.start(name, on: sandbox.sandbox))
+        return ScenarioRun(
+            sandbox: sandbox, client: client, channels: channels, first: first, mark: mark,
+            scenario: ScaledScenario.start(name, on: sandbox.sandbox))
     }
 
     /// Waits for a connection other than `other` (default: the first) with every channel back.

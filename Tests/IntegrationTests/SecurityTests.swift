@@ -10,8 +10,9 @@ import TestSupport
 /// never skipped, secrets never in logs, the wire tap or errors.
 extension Integration {
     @Suite(.serialized) struct SecurityTests {
-        @Test("allowInsecure is refused for a host that is not loopback; no socket is opened",
-              arguments: ["example.com", "10.0.0.1", "192.168.1.20", "localhost.example.com", "127.0.0.1.nip.io", "::2"])
+        @Test(
+            "allowInsecure is refused for a host that is not loopback; no socket is opened",
+            arguments: ["example.com", "10.0.0.1", "192.168.1.20", "localhost.example.com", "127.0.0.1.nip.io", "::2"])
         func allowInsecureRemote(host: String) async throws {
             let sockets = ScriptedTransport()
             let client = ClientFixture(sandbox: nil, environment: sockets.environment(clock: ManualClock())) { o in
@@ -63,7 +64,8 @@ extension Integration {
 
         @Test("TLS with an unknown CA or for the wrong host refuses to connect", arguments: TLSCase.allCases)
         func tlsRefused(tlsCase: TLSCase) async throws {
-            let served = try TestCertificates.make(dnsName: tlsCase == .wrongHost ? "not-this-host.example" : "localhost")
+            let served = try TestCertificates.make(
+                dnsName: tlsCase == .wrongHost ? "not-this-host.example" : "localhost")
             defer { served.remove() }
             let other = try TestCertificates.make(dnsName: "localhost")
             defer { other.remove() }
@@ -147,12 +149,16 @@ extension Integration {
 
             // A client whose auth endpoint echoes the secret header back, in errors and non-JSON.
             hostile.mode = .status(403, body: #"{"error":"denied for Bearer \#(headerSecret) \#(providerSecret)"}"#)
-            let echoed = ClientFixture(sandbox: sandbox, configure: { o in
-                secretOptions(&o)
-                o.authEndpoint = hostile.url
-            })
+            let echoed = ClientFixture(
+                sandbox: sandbox,
+                configure: { o in
+                    secretOptions(&o)
+                    o.authEndpoint = hostile.url
+                })
             echoed.bird.subscribe("private-b")
-            await eventually("403 reported") { !echoed.recorder.events("bird:subscription_error", on: "private-b").isEmpty }
+            await eventually("403 reported") {
+                !echoed.recorder.events("bird:subscription_error", on: "private-b").isEmpty
+            }
             hostile.mode = .status(200, body: "not json: Bearer \(headerSecret) \(providerSecret)")
             guard let echoedId = await echoed.connected() else { return }
             sandbox.sandbox.closeConnection(id: echoedId, code: 4200, reason: "again")
@@ -161,26 +167,35 @@ extension Integration {
             }
             // A server echoing a signature-bearing frame back to the client.
             if let goodId = good.bird.connectionId {
-                sandbox.sandbox.send(id: goodId, text: #"{"event":"bird:subscribe","data":{"channel":"x","auth":"sandbox-key:deadbeefcafe0123456789"}}"#)
+                sandbox.sandbox.send(
+                    id: goodId,
+                    text:
+                        #"{"event":"bird:subscribe","data":{"channel":"x","auth":"sandbox-key:deadbeefcafe0123456789"}}"#
+                )
             }
             await good.bird.settle()
             await echoed.shutdown()
             await good.shutdown()
 
-            #expect(hostile.seenHeaders.snapshot.contains { $0["authorization"] == "Bearer \(headerSecret)" },
-                    "the headers did reach the endpoint (control)")
+            #expect(
+                hostile.seenHeaders.snapshot.contains { $0["authorization"] == "Bearer \(headerSecret)" },
+                "the headers did reach the endpoint (control)")
             let signatures = (good.authLog.all + echoed.authLog.all).compactMap(\.auth)
                 .compactMap { $0.split(separator: ":").last.map(String.init) }
             #expect(signatures.count >= 4, "signatures were issued (control)")
-            #expect(good.recorder.wire.contains { $0.0 == .outbound && $0.1.contains("bird:subscribe") && $0.1.contains("auth") },
-                    "the wire tap saw signed subscribe frames (control)")
+            #expect(
+                good.recorder.wire.contains {
+                    $0.0 == .outbound && $0.1.contains("bird:subscribe") && $0.1.contains("auth")
+                },
+                "the wire tap saw signed subscribe frames (control)")
             let secrets = [appSecret, headerSecret, providerSecret, "deadbeefcafe0123456789"] + signatures
             let texts = good.recorder.allText + echoed.recorder.allText
             for secret in secrets {
                 let leaks = texts.filter { $0.contains(secret) }
                 #expect(leaks.isEmpty, "\(secret.prefix(12))… leaked in: \(leaks.prefix(3))")
                 let sandboxLeaks = sandbox.logLines.snapshot.filter { $0.contains(secret) }
-                #expect(sandboxLeaks.isEmpty, "\(secret.prefix(12))… leaked in the sandbox log: \(sandboxLeaks.prefix(3))")
+                #expect(
+                    sandboxLeaks.isEmpty, "\(secret.prefix(12))… leaked in the sandbox log: \(sandboxLeaks.prefix(3))")
             }
         }
     }

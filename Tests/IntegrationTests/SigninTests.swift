@@ -7,7 +7,9 @@ import TestSupport
 /// docs/PROTOCOL.md § Sign-in (sign-in across reconnects) against the sandbox's member endpoint.
 extension Integration {
     @Suite(.serialized) struct SigninTests {
-        @Test("sign-in survives 10 reconnects; member events arrive after each; a failing member endpoint reaches onSigninError only")
+        @Test(
+            "sign-in survives 10 reconnects; member events arrive after each; a failing member endpoint reaches onSigninError only"
+        )
         func signinAcrossReconnects() async throws {
             let sandbox = try SandboxFixture()
             defer { sandbox.stop() }
@@ -42,10 +44,16 @@ extension Integration {
                     client.bird.currentMember?.memberId == "alice"
                 }
                 let mark = recorder.mark
-                #expect(sandbox.sandbox.publish(channel: memberChannel, event: "note", data: ["round": .number(JSONNumber(round))]) == 1)
-                #expect(sandbox.sandbox.publish(channel: "news", event: "headline", data: ["round": .number(JSONNumber(round))]) == 1)
+                #expect(
+                    sandbox.sandbox.publish(
+                        channel: memberChannel, event: "note", data: ["round": .number(JSONNumber(round))]) == 1)
+                #expect(
+                    sandbox.sandbox.publish(
+                        channel: "news", event: "headline", data: ["round": .number(JSONNumber(round))]) == 1)
                 await eventually("round \(round): member event delivered") {
-                    recorder.memberEvents(since: mark).contains { $0.name == "note" && $0.data?["round"]?.intValue == round }
+                    recorder.memberEvents(since: mark).contains {
+                        $0.name == "note" && $0.data?["round"]?.intValue == round
+                    }
                 }
                 await eventually("round \(round): channel event delivered") {
                     newsEvents.snapshot.contains { $0?["round"]?.intValue == round }
@@ -59,12 +67,16 @@ extension Integration {
             let mark = recorder.mark
             #expect(sandbox.sandbox.closeConnection(id: id, code: 4200, reason: "after failure"))
             guard let failedId = await client.connected(other: id) else { return }
-            await eventually("onSigninError after the member endpoint failed") { !recorder.signinErrors(since: mark).isEmpty }
+            await eventually("onSigninError after the member endpoint failed") {
+                !recorder.signinErrors(since: mark).isEmpty
+            }
             let signinError = recorder.signinErrors(since: mark).first
             let authError = signinError as? RealtimeAuthError
             #expect(authError?.status == 503, "\(String(describing: signinError))")
             #expect(authError?.endpoint.contains("/auth/member") == true)
-            #expect(recorder.errors(since: mark).isEmpty, "sign-in failures never reach onError: \(recorder.errors(since: mark))")
+            #expect(
+                recorder.errors(since: mark).isEmpty,
+                "sign-in failures never reach onError: \(recorder.errors(since: mark))")
             // Channel subscriptions are untouched.
             await client.subscribed(["news"])
             await eventually("news subscribed on the sandbox without a member") {

@@ -29,7 +29,9 @@ extension Integration {
             #expect(changes.last?.connectionId == second)
             #expect(recorder.retries(since: mark).isEmpty, "a pong timeout reconnects at once, without connecting_in")
 
-            let outbound = recorder.wire(since: mark).filter { $0.0 == .outbound }.compactMap { try? WireMessage.decode($0.1) }
+            let outbound = recorder.wire(since: mark).filter { $0.0 == .outbound }.compactMap {
+                try? WireMessage.decode($0.1)
+            }
             let pingIndex = outbound.firstIndex { $0.event == "bird:ping" }
             #expect(pingIndex != nil, "the client pinged the silent edge: \(outbound.map(\.event))")
 

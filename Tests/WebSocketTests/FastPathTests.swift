@@ -16,7 +16,8 @@ struct FastPathTests {
                     opcode: .text, payload: Array(text.utf8), mask: role == .server ? FrameEncoder.randomMask() : nil,
                     into: &stream)
             }
-            FrameEncoder.encode(opcode: .binary, payload: [1, 2, 3], mask: role == .server ? (1, 2, 3, 4) : nil, into: &stream)
+            FrameEncoder.encode(
+                opcode: .binary, payload: [1, 2, 3], mask: role == .server ? (1, 2, 3, 4) : nil, into: &stream)
             for split in [1, 7, 100, stream.count] {
                 var parser = FrameParser(role: role)
                 var got: [String] = []
@@ -79,7 +80,8 @@ struct FastPathTests {
         #expect(texts() == (0..<3000).map { "m\($0)" })
         #expect(batches.get().count < 3000)  // one socket read brought many messages
         client.abort()
-        #expect(await eventually { batches.get().last?.last.map { if case .closed = $0 { true } else { false } } == true })
+        #expect(
+            await eventually { batches.get().last?.last.map { if case .closed = $0 { true } else { false } } == true })
     }
 
     @Test("coalescingSends writes everything sent inside it, in order, after the body returns")
@@ -123,11 +125,12 @@ struct FastPathTests {
         }
         let info = await recorder.waitClosed()
         #expect(info?.code == 1006)
-        #expect(await eventually {
-            server.allEvents.contains {
-                if case .closed(let i) = $0 { i.error == .outboundBufferFull(limit: 256 * 1024) } else { false }
-            }
-        })
+        #expect(
+            await eventually {
+                server.allEvents.contains {
+                    if case .closed(let i) = $0 { i.error == .outboundBufferFull(limit: 256 * 1024) } else { false }
+                }
+            })
         #expect(recorder.texts.count < 1000)
         client.abort()
     }

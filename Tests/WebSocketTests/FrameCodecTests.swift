@@ -31,11 +31,16 @@ struct FrameCodecTests {
     }
 
     @Test func rfcSingleFrameUnmaskedText() throws {
-        #expect(try parseAll(Self.helloUnmasked) == [WebSocketFrame(fin: true, opcode: .text, payload: Array("Hello".utf8))])
+        #expect(
+            try parseAll(Self.helloUnmasked) == [WebSocketFrame(fin: true, opcode: .text, payload: Array("Hello".utf8))]
+        )
     }
 
     @Test func rfcSingleFrameMaskedText() throws {
-        #expect(try parseAll(Self.helloMasked, role: .server) == [WebSocketFrame(fin: true, opcode: .text, payload: Array("Hello".utf8))])
+        #expect(
+            try parseAll(Self.helloMasked, role: .server) == [
+                WebSocketFrame(fin: true, opcode: .text, payload: Array("Hello".utf8))
+            ])
         let encoded = FrameEncoder.encode(opcode: .text, payload: Array("Hello".utf8), mask: (0x37, 0xfa, 0x21, 0x3d))
         #expect(encoded == Self.helloMasked)
         #expect(FrameEncoder.encode(opcode: .text, payload: Array("Hello".utf8), mask: nil) == Self.helloUnmasked)
@@ -51,8 +56,12 @@ struct FrameCodecTests {
     }
 
     @Test func rfcPingAndMaskedPong() throws {
-        #expect(try parseAll(Self.pingHello) == [WebSocketFrame(fin: true, opcode: .ping, payload: Array("Hello".utf8))])
-        #expect(try parseAll(Self.pongHelloMasked, role: .server) == [WebSocketFrame(fin: true, opcode: .pong, payload: Array("Hello".utf8))])
+        #expect(
+            try parseAll(Self.pingHello) == [WebSocketFrame(fin: true, opcode: .ping, payload: Array("Hello".utf8))])
+        #expect(
+            try parseAll(Self.pongHelloMasked, role: .server) == [
+                WebSocketFrame(fin: true, opcode: .pong, payload: Array("Hello".utf8))
+            ])
     }
 
     @Test(arguments: [256, 65536])
@@ -71,11 +80,14 @@ struct FrameCodecTests {
         var stream: [UInt8] = []
         let masked = [Self.helloMasked, Self.pongHelloMasked].joined()
         stream += masked
-        FrameEncoder.encode(opcode: .binary, payload: [UInt8](repeating: 7, count: 300), mask: (1, 2, 3, 4), into: &stream)
-        FrameEncoder.encode(opcode: .text, payload: Array("fragment ".utf8), fin: false, mask: (9, 8, 7, 6), into: &stream)
+        FrameEncoder.encode(
+            opcode: .binary, payload: [UInt8](repeating: 7, count: 300), mask: (1, 2, 3, 4), into: &stream)
+        FrameEncoder.encode(
+            opcode: .text, payload: Array("fragment ".utf8), fin: false, mask: (9, 8, 7, 6), into: &stream)
         FrameEncoder.encode(opcode: .ping, payload: [], mask: (5, 5, 5, 5), into: &stream)
         FrameEncoder.encode(opcode: .continuation, payload: Array("end".utf8), mask: (0, 0, 0, 1), into: &stream)
-        FrameEncoder.encode(opcode: .binary, payload: [UInt8](repeating: 1, count: 70_000), mask: (4, 3, 2, 1), into: &stream)
+        FrameEncoder.encode(
+            opcode: .binary, payload: [UInt8](repeating: 1, count: 70_000), mask: (4, 3, 2, 1), into: &stream)
         let expected = try parseAll(stream, role: .server)
         #expect(expected.count == 7)
         for split in 0...stream.count where split % 97 == 0 || split < 400 || split > stream.count - 400 {
@@ -130,8 +142,11 @@ struct FrameCodecTests {
         let bytes = Array(text.utf8)
         for split in 1..<bytes.count {
             var assembler = MessageAssembler()
-            #expect(try assembler.push(WebSocketFrame(fin: false, opcode: .text, payload: Array(bytes[0..<split]))) == nil)
-            #expect(try assembler.push(WebSocketFrame(fin: true, opcode: .continuation, payload: Array(bytes[split...]))) == .text(text))
+            #expect(
+                try assembler.push(WebSocketFrame(fin: false, opcode: .text, payload: Array(bytes[0..<split]))) == nil)
+            #expect(
+                try assembler.push(WebSocketFrame(fin: true, opcode: .continuation, payload: Array(bytes[split...])))
+                    == .text(text))
         }
     }
 
@@ -143,7 +158,8 @@ struct FrameCodecTests {
     }
 
     @Test(arguments: [
-        [0xFF] as [UInt8], [0xC3, 0x28], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF0, 0x9F, 0x98],
+        [0xFF] as [UInt8], [0xC3, 0x28], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+        [0xF0, 0x9F, 0x98],
     ])
     func invalidUTF8Text(bytes: [UInt8]) {
         var assembler = MessageAssembler()
@@ -186,7 +202,9 @@ struct FrameCodecTests {
 
     @Test func messageViolationsMapToTheirCloseCodes() {
         var a = MessageAssembler(maxMessageSize: 10)
-        #expect(throws: WebSocketProtocolError.unexpectedContinuation) { try a.push(WebSocketFrame(fin: true, opcode: .continuation, payload: [])) }
+        #expect(throws: WebSocketProtocolError.unexpectedContinuation) {
+            try a.push(WebSocketFrame(fin: true, opcode: .continuation, payload: []))
+        }
         var b = MessageAssembler(maxMessageSize: 10)
         #expect(throws: WebSocketProtocolError.fragmentExpected) {
             _ = try b.push(WebSocketFrame(fin: false, opcode: .text, payload: [0x61]))
@@ -209,13 +227,22 @@ struct FrameCodecTests {
 
     @Test func closePayloads() throws {
         var a = MessageAssembler()
-        #expect(try a.push(WebSocketFrame(fin: true, opcode: .close, payload: [])) == .closed(WebSocketCloseInfo(code: 1005, reason: "", initiatedLocally: false)))
-        #expect(try a.push(WebSocketFrame(fin: true, opcode: .close, payload: FrameEncoder.closePayload(code: 4001, reason: "bye \u{e9}")))
-            == .closed(WebSocketCloseInfo(code: 4001, reason: "bye \u{e9}", initiatedLocally: false)))
-        #expect(throws: WebSocketProtocolError.invalidClosePayload) { try a.push(WebSocketFrame(fin: true, opcode: .close, payload: [3])) }
+        #expect(
+            try a.push(WebSocketFrame(fin: true, opcode: .close, payload: []))
+                == .closed(WebSocketCloseInfo(code: 1005, reason: "", initiatedLocally: false)))
+        #expect(
+            try a.push(
+                WebSocketFrame(
+                    fin: true, opcode: .close, payload: FrameEncoder.closePayload(code: 4001, reason: "bye \u{e9}")))
+                == .closed(WebSocketCloseInfo(code: 4001, reason: "bye \u{e9}", initiatedLocally: false)))
+        #expect(throws: WebSocketProtocolError.invalidClosePayload) {
+            try a.push(WebSocketFrame(fin: true, opcode: .close, payload: [3]))
+        }
         for code: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000] {
             #expect(throws: WebSocketProtocolError.invalidCloseCode(code)) {
-                try a.push(WebSocketFrame(fin: true, opcode: .close, payload: FrameEncoder.closePayload(code: code, reason: "")))
+                try a.push(
+                    WebSocketFrame(
+                        fin: true, opcode: .close, payload: FrameEncoder.closePayload(code: code, reason: "")))
             }
         }
         #expect(throws: WebSocketProtocolError.invalidUTF8) {

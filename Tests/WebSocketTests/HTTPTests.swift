@@ -21,8 +21,9 @@ struct HTTPTests {
             }
         }
         let url = URL(string: "http://127.0.0.1:\(server.port)/apps/3/events?name=a%20b&x=1")!
-        let response = try await HTTPClient.send(method: "POST", url: url, headers: ["Content-Type": "application/json"],
-                                                 body: Array("{\"a\":1}".utf8))
+        let response = try await HTTPClient.send(
+            method: "POST", url: url, headers: ["Content-Type": "application/json"],
+            body: Array("{\"a\":1}".utf8))
         #expect(response.status == 201)
         #expect(String(decoding: response.body, as: UTF8.self) == "created a b")
         #expect(response.headers["x-reply"] == "1")
@@ -43,17 +44,25 @@ struct HTTPTests {
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         #expect(try await HTTPClient.send(method: "GET", url: URL(string: base + "/x")!).status == 404)
-        let badVersion = try await HTTPClient.send(method: "GET", url: URL(string: base + "/ws")!, headers: [
-            "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "8",
-        ])
+        let badVersion = try await HTTPClient.send(
+            method: "GET", url: URL(string: base + "/ws")!,
+            headers: [
+                "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+                "Sec-WebSocket-Version": "8",
+            ])
         #expect(badVersion.status == 400)
-        let noKey = try await HTTPClient.send(method: "GET", url: URL(string: base + "/ws")!, headers: [
-            "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
-        ])
+        let noKey = try await HTTPClient.send(
+            method: "GET", url: URL(string: base + "/ws")!,
+            headers: [
+                "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Version": "13",
+            ])
         #expect(noKey.status == 400)
-        let post = try await HTTPClient.send(method: "POST", url: URL(string: base + "/ws")!, headers: [
-            "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13",
-        ])
+        let post = try await HTTPClient.send(
+            method: "POST", url: URL(string: base + "/ws")!,
+            headers: [
+                "Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+                "Sec-WebSocket-Version": "13",
+            ])
         #expect(post.status == 400)
         #expect(server.connections.get().isEmpty)
     }
@@ -68,7 +77,11 @@ struct HTTPTests {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(server.port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         try #require(rc == 0)
         let requests = "GET /one HTTP/1.1\r\nHost: x\r\n\r\nGET /two HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
         _ = requests.withCString { send(fd, $0, strlen($0), 0) }
@@ -98,7 +111,10 @@ struct HTTPTests {
         }
         #expect(String(decoding: bytes, as: UTF8.self) == "Wikipedia")
         if case .incomplete = HTTPExchange.decodeChunked(body[0..<20]) {} else { Issue.record("expected incomplete") }
-        if case .malformed = HTTPExchange.decodeChunked(Array("zz\r\n".utf8)[...]) {} else { Issue.record("expected malformed") }
+        if case .malformed = HTTPExchange.decodeChunked(Array("zz\r\n".utf8)[...]) {
+        } else {
+            Issue.record("expected malformed")
+        }
     }
 
     @Test func httpClientErrors() async {
@@ -113,7 +129,8 @@ struct HTTPTests {
         defer { server?.stop() }
         server?.server.onHTTPRequest = { _, _ in }
         do {
-            _ = try await HTTPClient.send(method: "GET", url: URL(string: "http://127.0.0.1:\(server?.port ?? 1)/")!, timeout: .milliseconds(200))
+            _ = try await HTTPClient.send(
+                method: "GET", url: URL(string: "http://127.0.0.1:\(server?.port ?? 1)/")!, timeout: .milliseconds(200))
             Issue.record("no timeout")
         } catch {
             #expect(error == .timeout)

@@ -39,9 +39,12 @@ struct HostileNumbersTests {
         #expect(HTTPExchange.decodeChunked(Array("+a\r\n".utf8)[...]) == .malformed)
         // Many chunks that add up past the limit.
         let chunk = "100000\r\n" + String(repeating: "x", count: 0x100000) + "\r\n"
-        #expect(HTTPExchange.decodeChunked(Array((String(repeating: chunk, count: 9) + "0\r\n\r\n").utf8)[...]) == .tooLarge)
-        #expect(HTTPExchange.decodeChunked(Array("0000000000000000000004\r\nWiki\r\n0\r\n\r\n".utf8)[...])
-            == .complete(Array("Wiki".utf8)))
+        #expect(
+            HTTPExchange.decodeChunked(Array((String(repeating: chunk, count: 9) + "0\r\n\r\n").utf8)[...]) == .tooLarge
+        )
+        #expect(
+            HTTPExchange.decodeChunked(Array("0000000000000000000004\r\nWiki\r\n0\r\n\r\n".utf8)[...])
+                == .complete(Array("Wiki".utf8)))
     }
 
     @Test("a server announcing a huge Content-Length or chunk gets a typed error at once")

@@ -15,14 +15,26 @@ struct LoopbackTests {
             try client.send(text: String(repeating: "\u{e9}", count: size / 2))
             try client.send(binary: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         }
-        #expect(await recorder.wait(seconds: 30) { events in events.count { if case .binary = $0 { true } else { false } } == sizes.count })
+        #expect(
+            await recorder.wait(seconds: 30) { events in
+                events.count { if case .binary = $0 { true } else { false } } == sizes.count
+            })
         #expect(recorder.texts.map { $0.utf8.count } == sizes.map { $0 / 2 * 2 })
         #expect(recorder.binaries.map(\.count) == sizes)
         #expect(recorder.binaries.last == (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         client.close(code: 1000, reason: "done")
         let info = await recorder.waitClosed()
         #expect(info == WebSocketCloseInfo(code: 1000, reason: "", initiatedLocally: true))
-        #expect(await eventually { server.allEvents.contains { if case .closed(let i) = $0 { i.code == 1000 && !i.initiatedLocally && i.reason == "done" } else { false } } })
+        #expect(
+            await eventually {
+                server.allEvents.contains {
+                    if case .closed(let i) = $0 {
+                        i.code == 1000 && !i.initiatedLocally && i.reason == "done"
+                    } else {
+                        false
+                    }
+                }
+            })
     }
 
     @Test func sendTextsCoalescesAndKeepsOrder() async throws {
@@ -45,7 +57,12 @@ struct LoopbackTests {
         try client.send(text: "cmd:close 4001 go away")
         let info = await recorder.waitClosed()
         #expect(info == WebSocketCloseInfo(code: 4001, reason: "go away", initiatedLocally: false))
-        #expect(await eventually { server.allEvents.contains { if case .closed(let i) = $0 { i.code == 4001 && i.initiatedLocally } else { false } } })
+        #expect(
+            await eventually {
+                server.allEvents.contains {
+                    if case .closed(let i) = $0 { i.code == 4001 && i.initiatedLocally } else { false }
+                }
+            })
         #expect(throws: WebSocketError.notConnected) { try client.send(text: "late") }
     }
 
@@ -67,7 +84,12 @@ struct LoopbackTests {
         _ = await recorder.waitTexts(1)
         client.abort()
         #expect(await recorder.waitClosed() == WebSocketCloseInfo(code: 1006, reason: "", initiatedLocally: true))
-        #expect(await eventually { server.allEvents.contains { if case .closed(let i) = $0 { i.code == 1006 && !i.initiatedLocally } else { false } } })
+        #expect(
+            await eventually {
+                server.allEvents.contains {
+                    if case .closed(let i) = $0 { i.code == 1006 && !i.initiatedLocally } else { false }
+                }
+            })
     }
 
     @Test func invalidUTF8FromServerClosesWith1007() async throws {
@@ -78,7 +100,10 @@ struct LoopbackTests {
         let info = await recorder.waitClosed()
         #expect(info?.code == 1007)
         #expect(info?.error == .protocolViolation(.invalidUTF8))
-        #expect(await eventually { server.allEvents.contains { if case .closed(let i) = $0 { i.code == 1007 } else { false } } })
+        #expect(
+            await eventually {
+                server.allEvents.contains { if case .closed(let i) = $0 { i.code == 1007 } else { false } }
+            })
     }
 
     @Test func fragmentedMessageWithInterleavedPingFromServer() async throws {
@@ -153,8 +178,9 @@ struct LoopbackTests {
             request.queryValue("token") == "good" ? nil : .text(403, "no")
         }
         let recorder = EventRecorder()
-        let client = WebSocketClient(configuration: .init(url: URL(string: "ws://127.0.0.1:\(server.port)/?token=bad")!),
-                                     queue: recorder.queue, onEvent: recorder.handler)
+        let client = WebSocketClient(
+            configuration: .init(url: URL(string: "ws://127.0.0.1:\(server.port)/?token=bad")!),
+            queue: recorder.queue, onEvent: recorder.handler)
         client.connect()
         let info = await recorder.waitClosed()
         #expect(info?.error == .handshakeRejected(status: 403, statusLine: "HTTP/1.1 403 Forbidden"))
@@ -171,7 +197,9 @@ struct LoopbackTests {
             seen.mutate { $0 = request }
             return nil
         }
-        let (client, recorder) = await openClient(URL(string: "ws://127.0.0.1:\(server.port)/app/key%201?protocol=7&client=swift")!) {
+        let (client, recorder) = await openClient(
+            URL(string: "ws://127.0.0.1:\(server.port)/app/key%201?protocol=7&client=swift")!
+        ) {
             $0.headers = ["X-Test": "yes"]
         }
         #expect(recorder.isOpen)
@@ -191,29 +219,42 @@ struct LoopbackTests {
         let port = probe.port
         probe.stop()
         let refused = EventRecorder()
-        let c1 = WebSocketClient(configuration: .init(url: URL(string: "ws://127.0.0.1:\(port)/")!), queue: refused.queue, onEvent: refused.handler)
+        let c1 = WebSocketClient(
+            configuration: .init(url: URL(string: "ws://127.0.0.1:\(port)/")!), queue: refused.queue,
+            onEvent: refused.handler)
         c1.connect()
         #expect(await refused.waitClosed()?.error == .connectionRefused(host: "127.0.0.1", port: port))
 
         // DNS failure.
         let dns = EventRecorder()
-        let c2 = WebSocketClient(configuration: .init(url: URL(string: "ws://no-such-host.invalid/")!), queue: dns.queue, onEvent: dns.handler)
+        let c2 = WebSocketClient(
+            configuration: .init(url: URL(string: "ws://no-such-host.invalid/")!), queue: dns.queue,
+            onEvent: dns.handler)
         c2.connect()
         let dnsInfo = await dns.waitClosed(seconds: 15)
-        if case .dnsFailure(let host, _) = dnsInfo?.error { #expect(host == "no-such-host.invalid") } else { Issue.record("\(String(describing: dnsInfo))") }
+        if case .dnsFailure(let host, _) = dnsInfo?.error {
+            #expect(host == "no-such-host.invalid")
+        } else {
+            Issue.record("\(String(describing: dnsInfo))")
+        }
 
         // Timeout: a listener that never answers the handshake.
         let silent = try EchoServer()
         defer { silent.stop() }
-        silent.server.shouldUpgrade = { _ in Thread.sleep(forTimeInterval: 1.5); return nil }
+        silent.server.shouldUpgrade = { _ in
+            Thread.sleep(forTimeInterval: 1.5); return nil
+        }
         let slow = EventRecorder()
-        let c3 = WebSocketClient(configuration: .init(url: silent.url, connectTimeout: .milliseconds(300)), queue: slow.queue, onEvent: slow.handler)
+        let c3 = WebSocketClient(
+            configuration: .init(url: silent.url, connectTimeout: .milliseconds(300)), queue: slow.queue,
+            onEvent: slow.handler)
         c3.connect()
         #expect(await slow.waitClosed()?.error == .connectTimeout(host: "127.0.0.1", port: silent.port))
 
         // Bad URL.
         let bad = EventRecorder()
-        let c4 = WebSocketClient(configuration: .init(url: URL(string: "http://127.0.0.1/")!), queue: bad.queue, onEvent: bad.handler)
+        let c4 = WebSocketClient(
+            configuration: .init(url: URL(string: "http://127.0.0.1/")!), queue: bad.queue, onEvent: bad.handler)
         c4.connect()
         if case .invalidURL = await bad.waitClosed()?.error {} else { Issue.record("expected invalidURL") }
         #expect(throws: WebSocketError.notConnected) { try c4.send(text: "x") }
@@ -254,8 +295,9 @@ struct LoopbackTests {
             }
         }
         let port = Int(UInt16(bigEndian: address.sin_port))
-        let client = WebSocketClient(configuration: .init(url: URL(string: "ws://127.0.0.1:\(port)/")!, connectTimeout: .seconds(30)),
-                                     queue: recorder.queue, onEvent: recorder.handler)
+        let client = WebSocketClient(
+            configuration: .init(url: URL(string: "ws://127.0.0.1:\(port)/")!, connectTimeout: .seconds(30)),
+            queue: recorder.queue, onEvent: recorder.handler)
         client.connect()
         try await Task.sleep(for: .milliseconds(50))
         client.abort()
@@ -268,7 +310,8 @@ struct LoopbackTests {
         #expect(recorder.events.count == 1)
 
         let idle = EventRecorder()
-        let never = WebSocketClient(configuration: .init(url: URL(string: "ws://127.0.0.1:1/")!), queue: idle.queue, onEvent: idle.handler)
+        let never = WebSocketClient(
+            configuration: .init(url: URL(string: "ws://127.0.0.1:1/")!), queue: idle.queue, onEvent: idle.handler)
         never.close()
         #expect(await idle.waitClosed()?.initiatedLocally == true)
         never.connect()  // no effect after close
@@ -295,13 +338,17 @@ struct LoopbackTests {
         var clients: [(WebSocketClient, EventRecorder)] = []
         for _ in 0..<count {
             let recorder = EventRecorder()
-            let client = WebSocketClient(configuration: .init(url: server.url), queue: recorder.queue, onEvent: recorder.handler)
+            let client = WebSocketClient(
+                configuration: .init(url: server.url), queue: recorder.queue, onEvent: recorder.handler)
             client.connect()
             clients.append((client, recorder))
         }
         #expect(await eventually(seconds: 30) { clients.allSatisfy { $0.1.isOpen } })
         for (i, (client, _)) in clients.enumerated() { try client.send(text: "hi \(i)") }
-        #expect(await eventually(seconds: 30) { clients.enumerated().allSatisfy { $0.element.1.texts == ["hi \($0.offset)"] } })
+        #expect(
+            await eventually(seconds: 30) {
+                clients.enumerated().allSatisfy { $0.element.1.texts == ["hi \($0.offset)"] }
+            })
         #expect(server.connections.get().count == count)
         for (client, _) in clients { client.close() }
         #expect(await eventually(seconds: 30) { clients.allSatisfy { $0.1.closeInfo?.code == 1000 } })

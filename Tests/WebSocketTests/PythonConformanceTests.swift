@@ -10,14 +10,19 @@ struct PythonConformanceTests {
     @Test func ourClientAgainstTheirServerEchoesAllSizes() async throws {
         guard let peer = try await PythonServer() else { return }
         defer { peer.stop() }
-        let (client, recorder) = await openClient(URL(string: "ws://127.0.0.1:\(peer.port)/echo")!) { $0.headers = ["X-Bird": "1"] }
+        let (client, recorder) = await openClient(URL(string: "ws://127.0.0.1:\(peer.port)/echo")!) {
+            $0.headers = ["X-Bird": "1"]
+        }
         try #require(recorder.isOpen)
         let sizes = [0, 1, 125, 126, 127, 65535, 65536, 1 << 20, 4 << 20]
         for size in sizes {
             try client.send(text: String(repeating: "x", count: size))
             try client.send(binary: [UInt8](repeating: UInt8(size & 0xFF), count: size))
         }
-        #expect(await recorder.wait(seconds: 40) { $0.count { if case .binary = $0 { true } else { false } } == sizes.count })
+        #expect(
+            await recorder.wait(seconds: 40) {
+                $0.count { if case .binary = $0 { true } else { false } } == sizes.count
+            })
         #expect(recorder.texts.map(\.utf8.count) == sizes)
         #expect(recorder.binaries.map(\.count) == sizes)
         #expect(recorder.binaries.enumerated().allSatisfy { i, b in b.allSatisfy { $0 == UInt8(sizes[i] & 0xFF) } })
@@ -30,7 +35,8 @@ struct PythonConformanceTests {
 
         client.close(code: 4002, reason: "client bye")
         let info = await recorder.waitClosed()
-        #expect(info == WebSocketCloseInfo(code: 4002, reason: "client bye", initiatedLocally: true))  // websockets echoes the reason
+        // websockets echoes the reason.
+        #expect(info == WebSocketCloseInfo(code: 4002, reason: "client bye", initiatedLocally: true))
     }
 
     @Test func theirFragmentsAndPings() async throws {
@@ -54,7 +60,9 @@ struct PythonConformanceTests {
         defer { peer.stop() }
         let (client, recorder) = await openClient(URL(string: "ws://127.0.0.1:\(peer.port)/")!)
         try client.send(text: "cmd:close 4010 server says bye")
-        #expect(await recorder.waitClosed() == WebSocketCloseInfo(code: 4010, reason: "server says bye", initiatedLocally: false))
+        #expect(
+            await recorder.waitClosed()
+                == WebSocketCloseInfo(code: 4010, reason: "server says bye", initiatedLocally: false))
     }
 
     @Test func theirTCPDropIs1006() async throws {
@@ -80,7 +88,9 @@ struct PythonConformanceTests {
     @Test func theirOversizedMessageIs1009() async throws {
         guard let peer = try await PythonServer() else { return }
         defer { peer.stop() }
-        let (client, recorder) = await openClient(URL(string: "ws://127.0.0.1:\(peer.port)/")!) { $0.maxMessageSize = 1000 }
+        let (client, recorder) = await openClient(URL(string: "ws://127.0.0.1:\(peer.port)/")!) {
+            $0.maxMessageSize = 1000
+        }
         try client.send(text: "cmd:big 1001")
         #expect(await recorder.waitClosed()?.code == 1009)
     }
@@ -90,13 +100,19 @@ struct PythonConformanceTests {
     @Test func theirClientAgainstOurServerEcho() async throws {
         let server = try EchoServer()
         defer { server.stop() }
-        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "echo") else { return }
+        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "echo") else {
+            return
+        }
         #expect(result["echo_ok"] as? Bool == true)
         #expect(result["fragmented"] as? String == "part1 part2 \u{20ac}")
         #expect(result["fragmented_binary"] as? [Int] == [0, 1, 2])
         #expect(result["pong"] as? Bool == true)
         #expect(result["close_rcvd"] as? Int == 4000)
-        #expect(await eventually { server.allEvents.contains(.closed(WebSocketCloseInfo(code: 4000, reason: "client done", initiatedLocally: false))) })
+        #expect(
+            await eventually {
+                server.allEvents.contains(
+                    .closed(WebSocketCloseInfo(code: 4000, reason: "client done", initiatedLocally: false)))
+            })
     }
 
     @Test func ourServerClosesWithCodeAndReason() async throws {
@@ -107,7 +123,8 @@ struct PythonConformanceTests {
                 if case .text = event { connection.close(code: 4003, reason: "server closing") }
             }
         }
-        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "server-close") else { return }
+        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "server-close")
+        else { return }
         #expect(result["rcvd"] as? Int == 4003)
         #expect(result["reason"] as? String == "server closing")
     }
@@ -124,16 +141,23 @@ struct PythonConformanceTests {
                 }
             }
         }
-        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "server-badutf8") else { return }
+        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "server-badutf8")
+        else { return }
         #expect(result["sent"] as? Int == 1007)
     }
 
     @Test func theirInvalidUTF8IsClosedByOurServerWith1007() async throws {
         let server = try EchoServer()
         defer { server.stop() }
-        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "send-badutf8") else { return }
+        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "send-badutf8")
+        else { return }
         #expect(result["rcvd"] as? Int == 1007)
-        #expect(await eventually { server.allEvents.contains { if case .closed(let i) = $0 { i.code == 1007 && i.initiatedLocally } else { false } } })
+        #expect(
+            await eventually {
+                server.allEvents.contains {
+                    if case .closed(let i) = $0 { i.code == 1007 && i.initiatedLocally } else { false }
+                }
+            })
     }
 
     @Test func theirOversizedMessageIsClosedByOurServerWith1009() async throws {
@@ -141,15 +165,25 @@ struct PythonConformanceTests {
         configuration.maxMessageSize = 10_000
         let server = try EchoServer(configuration: configuration)
         defer { server.stop() }
-        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "too-big", extra: ["10001"]) else { return }
+        guard
+            let result = try await runPythonClient(
+                url: "ws://127.0.0.1:\(server.port)/", scenario: "too-big", extra: ["10001"])
+        else { return }
         #expect(result["rcvd"] as? Int == 1009)
     }
 
     @Test func theirTCPDropIsSeenByOurServerAs1006() async throws {
         let server = try EchoServer()
         defer { server.stop() }
-        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "drop") else { return }
+        guard let result = try await runPythonClient(url: "ws://127.0.0.1:\(server.port)/", scenario: "drop") else {
+            return
+        }
         #expect(result["dropped"] as? Bool == true)
-        #expect(await eventually { server.allEvents.contains { if case .closed(let i) = $0 { i.code == 1006 && !i.initiatedLocally } else { false } } })
+        #expect(
+            await eventually {
+                server.allEvents.contains {
+                    if case .closed(let i) = $0 { i.code == 1006 && !i.initiatedLocally } else { false }
+                }
+            })
     }
 }

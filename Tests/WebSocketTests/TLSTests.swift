@@ -15,8 +15,10 @@ struct TLSTests {
 
         // Unknown CA: the system store does not know our throw-away CA.
         let unknown = EventRecorder()
-        WebSocketClient(configuration: .init(url: URL(string: "wss://localhost:\(peer.port)/")!),
-                        queue: unknown.queue, onEvent: unknown.handler).connect()
+        WebSocketClient(
+            configuration: .init(url: URL(string: "wss://localhost:\(peer.port)/")!),
+            queue: unknown.queue, onEvent: unknown.handler
+        ).connect()
         let unknownInfo = await unknown.waitClosed()
         guard case .tls(let host, let reason) = unknownInfo?.error else {
             Issue.record("expected a TLS error, got \(String(describing: unknownInfo))")
@@ -28,8 +30,10 @@ struct TLSTests {
 
         // Address mismatch: the certificate names localhost only, we ask for 127.0.0.1.
         let mismatch = EventRecorder()
-        WebSocketClient(configuration: .init(url: URL(string: "wss://127.0.0.1:\(peer.port)/")!, caFile: certs.caFile),
-                        queue: mismatch.queue, onEvent: mismatch.handler).connect()
+        WebSocketClient(
+            configuration: .init(url: URL(string: "wss://127.0.0.1:\(peer.port)/")!, caFile: certs.caFile),
+            queue: mismatch.queue, onEvent: mismatch.handler
+        ).connect()
         let mismatchInfo = await mismatch.waitClosed()
         #expect(mismatchInfo?.error == .tls(host: "127.0.0.1", reason: "IP address mismatch"))
 
@@ -55,16 +59,19 @@ struct TLSTests {
         server.server.onHTTPRequest = { request, respond in
             respond(.json(200, "{\"path\":\"\(request.path)\",\"bytes\":\(request.body.count)}"))
         }
-        let (client, recorder) = await openClient(URL(string: "wss://localhost:\(server.port)/tls")!, caFile: certs.caFile)
+        let (client, recorder) = await openClient(
+            URL(string: "wss://localhost:\(server.port)/tls")!, caFile: certs.caFile)
         #expect(recorder.isOpen)
         let big = String(repeating: "q", count: 1 << 20)
         try client.send(texts: ["one", big, "three"])
         #expect(await recorder.waitTexts(3, seconds: 20) == ["one", big, "three"])
         try client.send(text: "cmd:close 4100 tls bye")
-        #expect(await recorder.waitClosed() == WebSocketCloseInfo(code: 4100, reason: "tls bye", initiatedLocally: false))
+        #expect(
+            await recorder.waitClosed() == WebSocketCloseInfo(code: 4100, reason: "tls bye", initiatedLocally: false))
 
-        let response = try await HTTPClient.send(method: "POST", url: URL(string: "https://localhost:\(server.port)/api")!,
-                                                 body: Array("hello".utf8), caFile: certs.caFile)
+        let response = try await HTTPClient.send(
+            method: "POST", url: URL(string: "https://localhost:\(server.port)/api")!,
+            body: Array("hello".utf8), caFile: certs.caFile)
         #expect(response.status == 200)
         let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         #expect(json?["path"] as? String == "/api")
@@ -88,8 +95,10 @@ struct TLSTests {
         let server = try EchoServer(configuration: configuration)
         defer { server.stop() }
         let recorder = EventRecorder()
-        WebSocketClient(configuration: .init(url: URL(string: "wss://localhost:\(server.port)/")!, caFile: certs.caFile),
-                        queue: recorder.queue, onEvent: recorder.handler).connect()
+        WebSocketClient(
+            configuration: .init(url: URL(string: "wss://localhost:\(server.port)/")!, caFile: certs.caFile),
+            queue: recorder.queue, onEvent: recorder.handler
+        ).connect()
         #expect(await recorder.waitClosed()?.error == .tls(host: "localhost", reason: "hostname mismatch"))
         #expect(!recorder.isOpen)
         #expect(server.connections.get().isEmpty)

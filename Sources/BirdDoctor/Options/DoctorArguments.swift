@@ -135,7 +135,8 @@ public enum DoctorArguments {
         }
         if !o.sandbox && o.insecure && !Loopback.isLoopback(host: o.effectiveHost) {
             throw DoctorArgumentError(
-                "--insecure (plain ws://) is refused for \(o.effectiveHost): only loopback hosts (localhost, 127.x.y.z, [::1])")
+                "--insecure (plain ws://) is refused for \(o.effectiveHost): only loopback hosts (localhost, 127.x.y.z, [::1])"
+            )
         }
         for endpoint in [o.authEndpoint, o.memberAuthEndpoint].compactMap({ $0 })
         where endpoint.lowercased().hasPrefix("http://") {
@@ -170,7 +171,6 @@ public enum DoctorArguments {
         if let u = text("BIRD_MEMBER_AUTH_ENDPOINT") { o.memberAuthEndpoint = try url(u, "BIRD_MEMBER_AUTH_ENDPOINT") }
         if let d = text("BIRD_DIALECT") { o.dialect = try dialect(d) }
     }
-
 
     // MARK: - Values
 

@@ -30,7 +30,8 @@ public enum HumanReport {
         lines.append("")
         let verdict = "\(report.verdict) in \(DoctorText.duration(report.totalMs)) — exit \(report.exitCode)"
         lines.append(report.firstFailure == nil ? paint.pass(verdict) : paint.fail(verdict))
-        return Redaction.scrub(lines.joined(separator: "\n"), urls: .redactSecretQueryValues, secrets: target.secrets) + "\n"
+        return Redaction.scrub(lines.joined(separator: "\n"), urls: .redactSecretQueryValues, secrets: target.secrets)
+            + "\n"
     }
 
     /// Details are shown for steps whose summary does not say it all.

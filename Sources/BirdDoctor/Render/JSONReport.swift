@@ -7,7 +7,8 @@ public enum JSONReport {
 
     /// Pretty-printed JSON text, ending with a newline.
     public static func render(_ report: DoctorReport) -> String {
-        Redaction.scrub(value(report).prettyDescription, urls: .redactSecretQueryValues, secrets: report.target.secrets) + "\n"
+        Redaction.scrub(value(report).prettyDescription, urls: .redactSecretQueryValues, secrets: report.target.secrets)
+            + "\n"
     }
 
     /// The document as a value (not yet redacted: render it with ``render(_:)``).
@@ -19,7 +20,8 @@ public enum JSONReport {
             "public_channel": .string(target.publicChannel), "auth_channel": .string(target.authChannel),
             "timeout_s": JSONValue(seconds(target.timeout)),
             "auth_endpoint": target.authEndpoint.map { .string(Redaction.diagnosticEndpoint($0)) } ?? .null,
-            "member_auth_endpoint": target.memberAuthEndpoint.map { .string(Redaction.diagnosticEndpoint($0)) } ?? .null,
+            "member_auth_endpoint": target.memberAuthEndpoint.map { .string(Redaction.diagnosticEndpoint($0)) }
+                ?? .null,
             "sandbox": .bool(target.note != nil),
         ]
         if let caFile = target.caFile { targetObject["ca_file"] = .string(caFile) }

@@ -109,8 +109,10 @@ public struct StateChangeRecord: Sendable, Equatable {
     public var activityTimeout: Duration?
 
     /// A state change.
-    public init(previous: ConnectionState, current: ConnectionState, cause: TransitionCause? = nil,
-                connectionId: String? = nil, activityTimeout: Duration? = nil) {
+    public init(
+        previous: ConnectionState, current: ConnectionState, cause: TransitionCause? = nil,
+        connectionId: String? = nil, activityTimeout: Duration? = nil
+    ) {
         self.previous = previous
         self.current = current
         self.cause = cause
@@ -180,8 +182,10 @@ public struct ChannelEventRecord: Sendable, Equatable {
     public var decrypted: Bool { ciphertext != nil }
 
     /// An event.
-    public init(channel: String, event: String, data: String? = nil, memberId: String? = nil, ciphertext: String? = nil,
-                offset: Int? = nil) {
+    public init(
+        channel: String, event: String, data: String? = nil, memberId: String? = nil, ciphertext: String? = nil,
+        offset: Int? = nil
+    ) {
         self.channel = channel
         self.event = event
         self.data = data
@@ -222,8 +226,10 @@ public struct ErrorReport: Sendable, Equatable {
     public var event: String?
 
     /// An error.
-    public init(code: Int? = nil, message: String, reason: String? = nil, kind: String? = nil,
-                channel: String? = nil, event: String? = nil) {
+    public init(
+        code: Int? = nil, message: String, reason: String? = nil, kind: String? = nil,
+        channel: String? = nil, event: String? = nil
+    ) {
         self.code = code
         self.message = message
         self.reason = reason
@@ -300,7 +306,7 @@ public enum ClientEvent: Sendable, Equatable {
     public var channel: String? {
         switch self {
         case .subscribed(let c, _), .subscriptionError(let c, _), .membersSnapshot(let c, _, _),
-             .memberAdded(let c, _), .memberRemoved(let c, _), .connectionCount(let c, _), .sent(let c, _, _):
+            .memberAdded(let c, _), .memberRemoved(let c, _), .connectionCount(let c, _), .sent(let c, _, _):
             return c
         case .event(let e): return e.channel
         case .error(let r): return r.channel

@@ -25,13 +25,18 @@ public enum ClientFeed {
         case .stateChange(let change):
             return .client(.stateChanged(record(change)))
         case .retryScheduled(let schedule):
-            return .client(.retryScheduled(RetryRecord(delay: schedule.delay, attempt: schedule.attempt,
-                                                       cause: cause(schedule.cause))))
+            return .client(
+                .retryScheduled(
+                    RetryRecord(
+                        delay: schedule.delay, attempt: schedule.attempt,
+                        cause: cause(schedule.cause))))
         case .error(let error):
-            return .client(.error(ErrorReport(
-                code: error.code, message: error.message, reason: error.reason,
-                kind: error.kind == .decryption ? ErrorReport.decryptionKind : nil,
-                channel: error.channel, event: error.event)))
+            return .client(
+                .error(
+                    ErrorReport(
+                        code: error.code, message: error.message, reason: error.reason,
+                        kind: error.kind == .decryption ? ErrorReport.decryptionKind : nil,
+                        channel: error.channel, event: error.event)))
         case .signinError(let error):
             return .client(.signinFailed(message: error.message))
         case .wireMessage(let direction, let text):
@@ -48,8 +53,10 @@ public enum ClientFeed {
 
     /// A `--scenario` runner's report (BirdSandbox's `ScenarioRunner.Report`) as a `scenario`
     /// event; for a restart (`restartDownSeconds`) with when its down time ends, counted from `at`.
-    public static func scenario(name: String, step: Int?, action: String?, text: String, restartDownSeconds: Double?,
-                                at: Date) -> ClientEvent {
+    public static func scenario(
+        name: String, step: Int?, action: String?, text: String, restartDownSeconds: Double?,
+        at: Date
+    ) -> ClientEvent {
         let back = restartDownSeconds.flatMap { $0.isFinite && $0 >= 0 ? Checked.date(at, plus: $0) : nil }
         return .scenario(ScenarioStepRecord(name: name, step: step, action: action, text: text, edgeBackAt: back))
     }
@@ -61,8 +68,9 @@ public enum ClientFeed {
         case .resolving:
             return .resolving
         case .resolved(let endpoint, let url, let names):
-            return .resolved(host: endpoint.host, port: endpoint.port, tls: endpoint.useTLS,
-                             url: Redaction.endpoint(url), headerNames: names.sorted())
+            return .resolved(
+                host: endpoint.host, port: endpoint.port, tls: endpoint.useTLS,
+                url: Redaction.endpoint(url), headerNames: names.sorted())
         case .failed(let reason):
             return .failed(reason)
         }
@@ -70,8 +78,9 @@ public enum ClientFeed {
 
     /// A state change as the inspector records it.
     public static func record(_ change: StateChange) -> StateChangeRecord {
-        StateChangeRecord(previous: change.previous, current: change.current, cause: cause(change.cause),
-                          connectionId: change.connectionId, activityTimeout: change.activityTimeout)
+        StateChangeRecord(
+            previous: change.previous, current: change.current, cause: cause(change.cause),
+            connectionId: change.connectionId, activityTimeout: change.activityTimeout)
     }
 
     /// The inspector's cause for each of the library's.
@@ -131,11 +140,15 @@ public enum ClientFeed {
             }
             return out
         case BirdProtocol.Event.subscriptionError:
-            return [.subscriptionError(channel: event.channel, SubscriptionFailure(
-                type: data?["type"]?.stringValue ?? "Error",
-                status: data?["status"]?.intValue,
-                endpoint: data?["endpoint"]?.stringValue.map(Redaction.endpoint),
-                message: data?["error"]?.stringValue ?? data?.description ?? "subscription failed"))]
+            return [
+                .subscriptionError(
+                    channel: event.channel,
+                    SubscriptionFailure(
+                        type: data?["type"]?.stringValue ?? "Error",
+                        status: data?["status"]?.intValue,
+                        endpoint: data?["endpoint"]?.stringValue.map(Redaction.endpoint),
+                        message: data?["error"]?.stringValue ?? data?.description ?? "subscription failed"))
+            ]
         case BirdProtocol.Event.memberAdded:
             guard let id = data?["member_id"]?.stringValue else { return [] }
             let info = data?["member_info"].map(\.description)
@@ -149,9 +162,13 @@ public enum ClientFeed {
         default:
             // The payload's exact text (after the dialect's string unwrapping): what was sent; for
             // a decrypted event the plaintext, with the envelope as it travelled.
-            return [.event(ChannelEventRecord(channel: event.channel, event: event.name, data: event.payload?.text,
-                                              memberId: event.memberId, ciphertext: event.ciphertext,
-                                              offset: event.offset))]
+            return [
+                .event(
+                    ChannelEventRecord(
+                        channel: event.channel, event: event.name, data: event.payload?.text,
+                        memberId: event.memberId, ciphertext: event.ciphertext,
+                        offset: event.offset))
+            ]
         }
     }
 
@@ -177,13 +194,17 @@ public enum ClientFeed {
         record: @escaping @Sendable (RecordedEntry) -> Void
     ) -> AuthHTTPPerformer {
         { request in
-            let what = AuthRecord.describe(url: request.url, body: request.body, channelEndpoint: channelEndpoint,
-                                           signinEndpoint: signinEndpoint)
+            let what = AuthRecord.describe(
+                url: request.url, body: request.body, channelEndpoint: channelEndpoint,
+                signinEndpoint: signinEndpoint)
             let started = ContinuousClock.now
             func entry(status: Int?, error: String?) {
                 let ms = Checked.milliseconds(ContinuousClock.now - started)
-                record(.auth(AuthRecord(kind: what.kind, endpoint: what.endpoint, channel: what.channel,
-                                        status: status, error: error, ms: ms)))
+                record(
+                    .auth(
+                        AuthRecord(
+                            kind: what.kind, endpoint: what.endpoint, channel: what.channel,
+                            status: status, error: error, ms: ms)))
             }
             do {
                 let response = try await perform(request)
@@ -191,7 +212,9 @@ public enum ClientFeed {
                 return response
             } catch {
                 // The error text may name the URL: keep only the recorded endpoint form of it.
-                entry(status: nil, error: "\(error)".replacingOccurrences(of: request.url.absoluteString, with: what.endpoint))
+                entry(
+                    status: nil,
+                    error: "\(error)".replacingOccurrences(of: request.url.absoluteString, with: what.endpoint))
                 throw error
             }
         }

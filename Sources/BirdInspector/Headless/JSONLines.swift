@@ -11,7 +11,8 @@ public enum JSONLines {
     /// line start every recording line shares: BirdRecording's `RecordingWriter.head`).
     public static func line(_ event: ClientEvent, at time: Date, monoMs: Double? = nil) -> String {
         let keys = fields(event).dropFirst()
-        let head = monoMs.map { RecordingWriter.head(at: time, monoMs: $0, type: type(event)) }
+        let head =
+            monoMs.map { RecordingWriter.head(at: time, monoMs: $0, type: type(event)) }
             ?? "{\"ts\":" + RecordingTime.iso(time).jsonQuoted + "," + s("type", type(event))
         return head + (keys.isEmpty ? "" : ",") + keys.joined(separator: ",") + "}"
     }
@@ -134,7 +135,9 @@ public enum JSONLines {
                 if let port { f.append(n("port", port)) }
                 f.append(b("tls", tls))
                 if let url { f.append(s("endpoint", Redaction.endpoint(url))) }
-                if !names.isEmpty { f.append(raw("headers", "[" + names.map(\.jsonQuoted).joined(separator: ",") + "]")) }
+                if !names.isEmpty {
+                    f.append(raw("headers", "[" + names.map(\.jsonQuoted).joined(separator: ",") + "]"))
+                }
             case .failed(let reason):
                 f.append(s("reason", Redaction.scrub(reason)))
             }

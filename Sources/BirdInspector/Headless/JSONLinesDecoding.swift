@@ -32,32 +32,43 @@ extension JSONLines {
         switch type {
         case "state":
             guard let previous = f.string("previous").flatMap(ConnectionState.init(rawValue:)),
-                  let current = f.string("current").flatMap(ConnectionState.init(rawValue:))
+                let current = f.string("current").flatMap(ConnectionState.init(rawValue:))
             else { return nil }
             let cause = f.string("cause").map { Self.cause(text: $0, closeCode: f.int("close_code")) }
-            let timeout = f.int("activity_timeout_ms").flatMap { (0...RecordingFormat.maxMonoMs).contains($0) ? Duration.milliseconds($0) : nil }
-            return .stateChanged(StateChangeRecord(previous: previous, current: current, cause: cause,
-                                             connectionId: f.string("connection_id"), activityTimeout: timeout))
+            let timeout = f.int("activity_timeout_ms").flatMap {
+                (0...RecordingFormat.maxMonoMs).contains($0) ? Duration.milliseconds($0) : nil
+            }
+            return .stateChanged(
+                StateChangeRecord(
+                    previous: previous, current: current, cause: cause,
+                    connectionId: f.string("connection_id"), activityTimeout: timeout))
         case "retry":
-            guard let ms = f.int("in_ms"), (0...RecordingFormat.maxMonoMs).contains(ms), let attempt = f.int("attempt") else { return nil }
-            return .retryScheduled(RetryRecord(delay: .milliseconds(ms), attempt: attempt,
-                                                 cause: f.string("cause").map { Self.cause(text: $0, closeCode: nil) }))
+            guard let ms = f.int("in_ms"), (0...RecordingFormat.maxMonoMs).contains(ms), let attempt = f.int("attempt")
+            else { return nil }
+            return .retryScheduled(
+                RetryRecord(
+                    delay: .milliseconds(ms), attempt: attempt,
+                    cause: f.string("cause").map { Self.cause(text: $0, closeCode: nil) }))
         case "subscribed":
             guard let ch = f.string("channel") else { return nil }
             return .subscribed(channel: ch, continuity: continuity(f))
         case "subscription_error":
             guard let ch = f.string("channel"), let message = f.string("message") else { return nil }
-            return .subscriptionError(channel: ch, SubscriptionFailure(
-                type: f.string("error_type") ?? "Error", status: f.int("status"), endpoint: f.string("endpoint"),
-                message: message))
+            return .subscriptionError(
+                channel: ch,
+                SubscriptionFailure(
+                    type: f.string("error_type") ?? "Error", status: f.int("status"), endpoint: f.string("endpoint"),
+                    message: message))
         case "event":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
-            return .event(ChannelEventRecord(channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id"),
-                                             ciphertext: f.bool("decrypted") == true ? f.json("ciphertext") : nil,
-                                             offset: f.int("offset").flatMap { $0 >= 0 ? $0 : nil }))
+            return .event(
+                ChannelEventRecord(
+                    channel: ch, event: name, data: f.json("data"), memberId: f.string("member_id"),
+                    ciphertext: f.bool("decrypted") == true ? f.json("ciphertext") : nil,
+                    offset: f.int("offset").flatMap { $0 >= 0 ? $0 : nil }))
         case "members":
             guard let ch = f.string("channel"), let rosterText = f.json("members"),
-                  let roster = JSONValue.memberRanges(in: rosterText)
+                let roster = JSONValue.memberRanges(in: rosterText)
             else { return nil }
             let bytes = Array(rosterText.utf8)
             var seen: [String: Int] = [:]
@@ -85,8 +96,10 @@ extension JSONLines {
             return .signinFailed(message: message)
         case "error":
             guard let message = f.string("message") else { return nil }
-            return .error(ErrorReport(code: f.int("code"), message: message, reason: f.string("reason"),
-                                      kind: f.string("kind"), channel: f.string("channel"), event: f.string("event")))
+            return .error(
+                ErrorReport(
+                    code: f.int("code"), message: message, reason: f.string("reason"),
+                    kind: f.string("kind"), channel: f.string("channel"), event: f.string("event")))
         case "sent":
             guard let ch = f.string("channel"), let name = f.string("event") else { return nil }
             return .sent(channel: ch, event: name, data: f.json("data"))
@@ -109,7 +122,8 @@ extension JSONLines {
                 let port = f.int("port").flatMap { (0...65_535).contains($0) ? $0 : nil }
                 var names: [String] = []
                 if case .array(let items)? = f.value("headers") { names = items.compactMap(\.stringValue) }
-                return .endpoint(.resolved(host: host, port: port, tls: tls, url: f.string("endpoint"), headerNames: names))
+                return .endpoint(
+                    .resolved(host: host, port: port, tls: tls, url: f.string("endpoint"), headerNames: names))
             case "failed":
                 guard let reason = f.string("reason") else { return nil }
                 return .endpoint(.failed(reason))
@@ -121,9 +135,11 @@ extension JSONLines {
             return .roundTrip(.microseconds(Checked.int(ms * 1_000)))
         case "scenario":
             guard let name = f.string("name") else { return nil }
-            return .scenario(ScenarioStepRecord(name: name, step: f.int("step"), action: f.string("action"),
-                                                text: f.string("text") ?? "",
-                                                edgeBackAt: f.string("edge_back_at").flatMap(RecordingTime.parse)))
+            return .scenario(
+                ScenarioStepRecord(
+                    name: name, step: f.int("step"), action: f.string("action"),
+                    text: f.string("text") ?? "",
+                    edgeBackAt: f.string("edge_back_at").flatMap(RecordingTime.parse)))
         default:
             return nil
         }
@@ -133,19 +149,23 @@ extension JSONLines {
     /// with an outcome this version does not know; counts and offsets below 0 are dropped.
     static func continuity(_ f: RecordingFields) -> ContinuityRecord? {
         guard let outcome = f.string("continuity").flatMap(ContinuityRecord.Outcome.init(rawValue:)) else { return nil }
-        return ContinuityRecord(outcome: outcome, missed: f.int("missed").flatMap { $0 >= 0 ? $0 : nil },
-                                reason: f.string("reason"), offset: f.int("offset").flatMap { $0 >= 0 ? $0 : nil },
-                                epoch: f.string("epoch"))
+        return ContinuityRecord(
+            outcome: outcome, missed: f.int("missed").flatMap { $0 >= 0 ? $0 : nil },
+            reason: f.string("reason"), offset: f.int("offset").flatMap { $0 >= 0 ? $0 : nil },
+            epoch: f.string("epoch"))
     }
 
     /// The cause a `cause` text (and `close_code`, when the line has one) stands for.
     public static func cause(text: String, closeCode: Int?) -> TransitionCause {
-        let fixed: [TransitionCause] = [.started, .connectCalled, .disconnectCalled, .handshake, .retryDue, .pongTimeout,
-                                        .handshakeWithoutId, .dropped, .signout]
+        let fixed: [TransitionCause] = [
+            .started, .connectCalled, .disconnectCalled, .handshake, .retryDue, .pongTimeout,
+            .handshakeWithoutId, .dropped, .signout,
+        ]
         if let match = fixed.first(where: { $0.text == text && (closeCode == nil || $0.closeCode == closeCode) }) {
             return match
         }
-        for (prefix, by) in [("server closed: ", CloseInitiator.server), ("client closed: ", .client)] where text.hasPrefix(prefix) {
+        for (prefix, by) in [("server closed: ", CloseInitiator.server), ("client closed: ", .client)]
+        where text.hasPrefix(prefix) {
             let rest = text.dropFirst(prefix.count)
             guard let code = closeCode ?? Int(rest.prefix { $0.isNumber }) else { break }
             let bare = TransitionCause.closed(code: code, reason: "", by: by).text
@@ -167,7 +187,8 @@ extension JSONLines {
             ("network back (", "): connecting at once", { .networkRestored($0) }),
             ("network changed (", "): connecting at once", { .networkChanged($0) }),
         ]
-        for (head, tail, make) in network where closeCode == nil && text.hasPrefix(head) && text.hasSuffix(tail)
+        for (head, tail, make) in network
+        where closeCode == nil && text.hasPrefix(head) && text.hasSuffix(tail)
             && text.count >= head.count + tail.count
         {
             return make(String(text.dropFirst(head.count).dropLast(tail.count)))

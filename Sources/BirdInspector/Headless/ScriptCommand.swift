@@ -50,7 +50,9 @@ public enum ScriptCommand: Sendable, Equatable {
         /// The condition's own arguments, then an optional timeout.
         func split(_ count: Int, _ usage: String) -> Result<([String], Duration?), CommandTextError> {
             let rest = Array(args.dropFirst())
-            guard rest.count == count || rest.count == count + 1 else { return .failure(.init("usage: wait \(usage) [SECONDS]")) }
+            guard rest.count == count || rest.count == count + 1 else {
+                return .failure(.init("usage: wait \(usage) [SECONDS]"))
+            }
             guard rest.count == count + 1 else { return .success((rest, nil)) }
             return timeout(rest[count]).map { (Array(rest.prefix(count)), $0) }
         }
@@ -68,7 +70,9 @@ public enum ScriptCommand: Sendable, Equatable {
         case "subscribed":
             return split(1, "subscribed CHANNEL").map { .wait(.subscribed($0.0[0]), timeout: $0.1) }
         case "event":
-            return split(2, "event CHANNEL EVENT").map { .wait(.event(channel: $0.0[0], event: $0.0[1]), timeout: $0.1) }
+            return split(2, "event CHANNEL EVENT").map {
+                .wait(.event(channel: $0.0[0], event: $0.0[1]), timeout: $0.1)
+            }
         case "members":
             return split(2, "members CHANNEL N").flatMap { args, t in
                 guard let n = Int(args[1]), (0...1_000_000).contains(n) else {

@@ -85,7 +85,9 @@ public struct ScriptRunner: Sendable {
         let text = line.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, !isFinished else { return [] }
         let command = ScriptCommand.parse(text)
-        if case .success(.wait(.event(let ch, let ev), _)) = command { watched[EventKey(channel: ch, event: ev), default: 0] += 1 }
+        if case .success(.wait(.event(let ch, let ev), _)) = command {
+            watched[EventKey(channel: ch, event: ev), default: 0] += 1
+        }
         queue.append(Item(line: text, command: command))
         return advance(at: now)
     }

@@ -49,12 +49,15 @@ public enum Command: Sendable, Equatable {
 /// The text command language shared by `:` in the TUI and stdin in `--jsonl` mode.
 public enum CommandText {
     /// The commands, for help text.
-    public static let usage = "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · "
+    public static let usage =
+        "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · "
         + "connect · drop · close CODE [REASON] · ping · help · quit"
 
     /// Every command word, in help order; any unique prefix stands for one (`sub`, `unsub`, `dis`).
-    public static let verbs = ["subscribe", "unsubscribe", "trigger", "signin", "signout", "disconnect", "connect", "drop",
-                               "close", "ping", "help", "quit"]
+    public static let verbs = [
+        "subscribe", "unsubscribe", "trigger", "signin", "signout", "disconnect", "connect", "drop",
+        "close", "ping", "help", "quit",
+    ]
 
     /// The command word `word` stands for: itself, an alias (`q`, `exit`) or the one command it is
     /// a prefix of. The error names the candidates when it is a prefix of several.
@@ -81,7 +84,8 @@ public enum CommandText {
             return (extend(text: "", prefix: prefix, matches), matches)
         }
         guard words.count == 2, case .success(let verb) = resolve(words[0]),
-              ["subscribe", "unsubscribe", "trigger"].contains(verb) else { return (text, []) }
+            ["subscribe", "unsubscribe", "trigger"].contains(verb)
+        else { return (text, []) }
         let matches = channels.filter { $0.hasPrefix(words[1]) }
         return (extend(text: words[0] + " ", prefix: words[1], matches), matches)
     }
@@ -126,7 +130,8 @@ public enum CommandText {
             guard let code = Int(args[1]), CloseCodeText.closable(code) else {
                 return .failure(.init("close: CODE must be 1000–1003, 1007–1014 or 3000–4999, not “\(args[1])”"))
             }
-            let reason = args.count == 3 ? args[2].trimmingCharacters(in: .whitespaces) : CloseCodeText.defaultReason(code)
+            let reason =
+                args.count == 3 ? args[2].trimmingCharacters(in: .whitespaces) : CloseCodeText.defaultReason(code)
             if reason.utf8.count > 123 { return .failure(.init("close: REASON is longer than 123 bytes")) }
             return .success(.closeConnection(connectionId: "", code: code, reason: reason))
         case "signin": return noArgs(.signin)

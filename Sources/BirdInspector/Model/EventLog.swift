@@ -30,8 +30,10 @@ public struct LogEntry: Sendable, Equatable {
     public var cost: Int {
         var n = 96 + summary.utf8.count
         switch event {
-        case .event(let e): n += e.channel.utf8.count + e.event.utf8.count + (e.data?.utf8.count ?? 0) + (e.memberId?.utf8.count ?? 0)
-        case .membersSnapshot(_, let members, _): n += members.reduce(0) { $0 + $1.id.utf8.count + ($1.info?.utf8.count ?? 0) + 32 }
+        case .event(let e):
+            n += e.channel.utf8.count + e.event.utf8.count + (e.data?.utf8.count ?? 0) + (e.memberId?.utf8.count ?? 0)
+        case .membersSnapshot(_, let members, _):
+            n += members.reduce(0) { $0 + $1.id.utf8.count + ($1.info?.utf8.count ?? 0) + 32 }
         case .sent(let c, let e, let d): n += c.utf8.count + e.utf8.count + (d?.utf8.count ?? 0)
         default: n += 64
         }

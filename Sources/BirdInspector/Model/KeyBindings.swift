@@ -48,8 +48,10 @@ public struct KeyBinding: Sendable {
     /// Why the binding cannot be used right now, or nil when it can.
     public let unavailable: @Sendable (Model) -> String?
 
-    init(_ scope: KeyScope, _ keys: [Key], _ action: Action, _ label: String, _ help: String, short: String? = nil,
-         footer: Bool = false, live: Bool = false, unavailable: @escaping @Sendable (Model) -> String? = { _ in nil }) {
+    init(
+        _ scope: KeyScope, _ keys: [Key], _ action: Action, _ label: String, _ help: String, short: String? = nil,
+        footer: Bool = false, live: Bool = false, unavailable: @escaping @Sendable (Model) -> String? = { _ in nil }
+    ) {
         self.scope = scope
         self.keys = keys
         self.action = action
@@ -74,55 +76,82 @@ public enum KeyBindings {
     /// Every binding, grouped by scope in display order.
     public static let all: [KeyBinding] = [
         // Main screen.
-        .init(.main, [.char("s")], .subscribe, "subscribe", "Subscribe to a channel (prompts for its name)", short: "sub", footer: true, live: true),
-        .init(.main, [.char("u")], .unsubscribe, "unsubscribe", "Unsubscribe the selected channel", short: "unsub", footer: true, live: true,
-              unavailable: { m in
-                  guard let ch = m.currentChannel else { return "no channel selected" }
-                  return ch.kind == .member ? "the member channel follows sign-in (o signs out)" : nil
-              }),
-        .init(.main, [.char("t")], .trigger, "trigger",
-              "Trigger a client event on the selected channel (prompts for name and JSON)", short: "trig", footer: true, live: true,
-              unavailable: { m in Inspector.triggerProblem(m, channel: m.currentChannel?.name) }),
-        .init(.main, [.char("i")], .signin, "sign in", "Sign in as a member (member auth endpoint)", short: "in", footer: true, live: true,
-              unavailable: { m in
-                  if let id = m.connection.memberId { return "already signed in as \(id)" }
-                  return m.config.canSignIn ? nil : "no member auth endpoint (--member-auth-endpoint)"
-              }),
-        .init(.main, [.char("o")], .signout, "sign out", "Sign out (reconnects without the identity)", short: "out", footer: true, live: true,
-              unavailable: { m in m.connection.memberId == nil ? "not signed in" : nil }),
-        .init(.main, [.char("d")], .disconnect, "disconnect", "Disconnect (nothing is scheduled)", short: "disc", footer: true, live: true,
-              unavailable: { m in m.connection.state == .disconnected ? "already disconnected" : nil }),
-        .init(.main, [.char("c")], .connect, "connect", "Connect (from disconnected or failed)", short: "conn", footer: true, live: true,
-              unavailable: { m in
-                  let s = m.connection.state
-                  return s == .disconnected || s == .failed || s == .initialized
-                      ? nil : "already \(s.rawValue) (connect works from disconnected or failed)"
-              }),
-        .init(.main, [.char("x")], .drop, "drop", "Drop the socket as if the network died (the backoff path)", footer: true, live: true,
-              unavailable: { m in
-                  let s = m.connection.state
-                  return s == .connected || s == .connecting ? nil : "no open socket (\(s.rawValue))"
-              }),
-        .init(.main, [.char("k")], .closeMenu, "close code",
-              "Ask the sandbox to close this connection with a code (menu shows each band's behaviour)", short: "close",
-              footer: true, live: true,
-              unavailable: { m in
-                  if !m.config.sandboxAttached { return "not attached to a sandbox (--sandbox or --sandbox-control URL)" }
-                  return m.connection.state == .connected && m.connection.connectionId != nil ? nil : "not connected"
-              }),
-        .init(.main, [.char("r")], .ping, "ping",
-              "Ping the edge now: the round-trip time goes to the log and the Connection pane's rtt line", short: "rtt",
-              footer: true, live: true,
-              unavailable: { m in m.connection.state == .connected ? nil : "not connected" }),
-        .init(.main, [.char("/")], .filter, "filter", "Filter the event log by text (channel, event, data)", short: "find", footer: true),
+        .init(
+            .main, [.char("s")], .subscribe, "subscribe", "Subscribe to a channel (prompts for its name)", short: "sub",
+            footer: true, live: true),
+        .init(
+            .main, [.char("u")], .unsubscribe, "unsubscribe", "Unsubscribe the selected channel", short: "unsub",
+            footer: true, live: true,
+            unavailable: { m in
+                guard let ch = m.currentChannel else { return "no channel selected" }
+                return ch.kind == .member ? "the member channel follows sign-in (o signs out)" : nil
+            }),
+        .init(
+            .main, [.char("t")], .trigger, "trigger",
+            "Trigger a client event on the selected channel (prompts for name and JSON)", short: "trig", footer: true,
+            live: true,
+            unavailable: { m in Inspector.triggerProblem(m, channel: m.currentChannel?.name) }),
+        .init(
+            .main, [.char("i")], .signin, "sign in", "Sign in as a member (member auth endpoint)", short: "in",
+            footer: true, live: true,
+            unavailable: { m in
+                if let id = m.connection.memberId { return "already signed in as \(id)" }
+                return m.config.canSignIn ? nil : "no member auth endpoint (--member-auth-endpoint)"
+            }),
+        .init(
+            .main, [.char("o")], .signout, "sign out", "Sign out (reconnects without the identity)", short: "out",
+            footer: true, live: true,
+            unavailable: { m in m.connection.memberId == nil ? "not signed in" : nil }),
+        .init(
+            .main, [.char("d")], .disconnect, "disconnect", "Disconnect (nothing is scheduled)", short: "disc",
+            footer: true, live: true,
+            unavailable: { m in m.connection.state == .disconnected ? "already disconnected" : nil }),
+        .init(
+            .main, [.char("c")], .connect, "connect", "Connect (from disconnected or failed)", short: "conn",
+            footer: true, live: true,
+            unavailable: { m in
+                let s = m.connection.state
+                return s == .disconnected || s == .failed || s == .initialized
+                    ? nil : "already \(s.rawValue) (connect works from disconnected or failed)"
+            }),
+        .init(
+            .main, [.char("x")], .drop, "drop", "Drop the socket as if the network died (the backoff path)",
+            footer: true, live: true,
+            unavailable: { m in
+                let s = m.connection.state
+                return s == .connected || s == .connecting ? nil : "no open socket (\(s.rawValue))"
+            }),
+        .init(
+            .main, [.char("k")], .closeMenu, "close code",
+            "Ask the sandbox to close this connection with a code (menu shows each band's behaviour)", short: "close",
+            footer: true, live: true,
+            unavailable: { m in
+                if !m.config.sandboxAttached { return "not attached to a sandbox (--sandbox or --sandbox-control URL)" }
+                return m.connection.state == .connected && m.connection.connectionId != nil ? nil : "not connected"
+            }),
+        .init(
+            .main, [.char("r")], .ping, "ping",
+            "Ping the edge now: the round-trip time goes to the log and the Connection pane's rtt line", short: "rtt",
+            footer: true, live: true,
+            unavailable: { m in m.connection.state == .connected ? nil : "not connected" }),
+        .init(
+            .main, [.char("/")], .filter, "filter", "Filter the event log by text (channel, event, data)",
+            short: "find", footer: true),
         .init(.main, [.char("p")], .pause, "pause", "Pause the event log / follow it again", footer: true),
-        .init(.main, [.char("G"), .end], .follow, "follow", "Go live: follow the newest events",
-              unavailable: { m in !m.paused && m.selectedSeq == nil ? "already following" : nil }),
-        .init(.main, [.enter], .detail, "detail", "Open the selected log entry: its data pretty-printed (r: raw)", short: "open", footer: true,
-              unavailable: { m in Inspector.selectedEntry(m) == nil ? (m.filter.isEmpty ? "the log is empty" : "no entry matches the filter") : nil }),
-        .init(.main, [.char("T")], .timeline, "timeline",
-              "Timeline of the connection's life: state spans, closes, retries, network, sign-ins (Enter moves the log there)",
-              short: "time", footer: true),
+        .init(
+            .main, [.char("G"), .end], .follow, "follow", "Go live: follow the newest events",
+            unavailable: { m in !m.paused && m.selectedSeq == nil ? "already following" : nil }),
+        .init(
+            .main, [.enter], .detail, "detail", "Open the selected log entry: its data pretty-printed (r: raw)",
+            short: "open", footer: true,
+            unavailable: { m in
+                Inspector.selectedEntry(m) == nil
+                    ? (m.filter.isEmpty ? "the log is empty" : "no entry matches the filter") : nil
+            }),
+        .init(
+            .main, [.char("T")], .timeline, "timeline",
+            "Timeline of the connection's life: state spans, closes, retries, network, sign-ins (Enter moves the log there)",
+            short: "time", footer: true),
         .init(.main, [.tab], .nextPane, "pane", "Focus the next pane", footer: true),
         .init(.main, [.backTab], .previousPane, "prev pane", "Focus the previous pane"),
         .init(.main, [.up], .up, "up", "Move up in the focused pane (in Events this pauses)"),
@@ -130,21 +159,30 @@ public enum KeyBindings {
         .init(.main, [.pageUp], .pageUp, "page up", "Page up in the focused pane"),
         .init(.main, [.pageDown], .pageDown, "page down", "Page down in the focused pane"),
         .init(.main, [.home], .top, "top", "Go to the first row of the focused pane"),
-        .init(.main, [.char(":")], .commandLine, "command", "Command line: " + CommandText.usage, short: "cmd", footer: true),
+        .init(
+            .main, [.char(":")], .commandLine, "command", "Command line: " + CommandText.usage, short: "cmd",
+            footer: true),
         .init(.main, [.char("?")], .help, "help", "Show all keys and why any is unavailable", footer: true),
         .init(.main, [.char("q")], .quit, "quit", "Quit and restore the terminal", footer: true),
 
         // Replay: on the main screen while `--replay FILE` plays (none of these keys is a main key).
-        .init(.replay, [.char(" ")], .playPause, "pause replay", "Pause / resume playback", short: "play", footer: true,
-              unavailable: { m in Inspector.playbackProblem(m, .playPause) }),
-        .init(.replay, [.char(".")], .step, "step", "Play the next entry (while paused)", footer: true,
-              unavailable: { m in Inspector.playbackProblem(m, .step) }),
-        .init(.replay, [.char(">")], .nextState, "next state", "Play up to and including the next state change", short: "state", footer: true,
-              unavailable: { m in Inspector.playbackProblem(m, .nextState) }),
-        .init(.replay, [.char("+"), .char("=")], .faster, "faster", "Play faster (×0.25 … ×64)", short: "fast", footer: true,
-              unavailable: { m in Inspector.playbackProblem(m, .faster) }),
-        .init(.replay, [.char("-")], .slower, "slower", "Play slower", short: "slow", footer: true,
-              unavailable: { m in Inspector.playbackProblem(m, .slower) }),
+        .init(
+            .replay, [.char(" ")], .playPause, "pause replay", "Pause / resume playback", short: "play", footer: true,
+            unavailable: { m in Inspector.playbackProblem(m, .playPause) }),
+        .init(
+            .replay, [.char(".")], .step, "step", "Play the next entry (while paused)", footer: true,
+            unavailable: { m in Inspector.playbackProblem(m, .step) }),
+        .init(
+            .replay, [.char(">")], .nextState, "next state", "Play up to and including the next state change",
+            short: "state", footer: true,
+            unavailable: { m in Inspector.playbackProblem(m, .nextState) }),
+        .init(
+            .replay, [.char("+"), .char("=")], .faster, "faster", "Play faster (×0.25 … ×64)", short: "fast",
+            footer: true,
+            unavailable: { m in Inspector.playbackProblem(m, .faster) }),
+        .init(
+            .replay, [.char("-")], .slower, "slower", "Play slower", short: "slow", footer: true,
+            unavailable: { m in Inspector.playbackProblem(m, .slower) }),
 
         // Detail view.
         .init(.detail, [.escape, .enter, .char("q")], .close, "close", "Close the detail view", footer: true),
@@ -154,11 +192,14 @@ public enum KeyBindings {
         .init(.detail, [.pageDown], .pageDown, "page down", "Page down"),
         .init(.detail, [.home], .top, "top", "Go to the top"),
         .init(.detail, [.end], .bottom, "bottom", "Go to the bottom"),
-        .init(.detail, [.char("r")], .toggleRaw, "raw / pretty",
-              "Show the data exactly as received (raw text) / pretty-printed again", footer: true),
-        .init(.detail, [.char("c")], .toggleCiphertext, "ciphertext",
-              "Encrypted channels: show the data as it travelled (the ciphertext envelope) / decrypted again", footer: true,
-              unavailable: { m in Inspector.ciphertextProblem(m) }),
+        .init(
+            .detail, [.char("r")], .toggleRaw, "raw / pretty",
+            "Show the data exactly as received (raw text) / pretty-printed again", footer: true),
+        .init(
+            .detail, [.char("c")], .toggleCiphertext, "ciphertext",
+            "Encrypted channels: show the data as it travelled (the ciphertext envelope) / decrypted again",
+            footer: true,
+            unavailable: { m in Inspector.ciphertextProblem(m) }),
 
         // Help overlay.
         .init(.help, [.escape, .char("?"), .char("q")], .close, "close", "Close the help", footer: true),
@@ -170,25 +211,40 @@ public enum KeyBindings {
         // Close-code menu.
         .init(.closeMenu, [.up], .up, "up", "Previous code", footer: true),
         .init(.closeMenu, [.down], .down, "down", "Next code", footer: true),
-        .init(.closeMenu, [.enter], .choose, "close with code", "Ask the sandbox to close with the chosen code", footer: true),
-        .init(.closeMenu, [.escape, .char("q")], .cancel, "cancel", "Close the menu without doing anything", footer: true),
+        .init(
+            .closeMenu, [.enter], .choose, "close with code", "Ask the sandbox to close with the chosen code",
+            footer: true),
+        .init(
+            .closeMenu, [.escape, .char("q")], .cancel, "cancel", "Close the menu without doing anything", footer: true),
 
         // Timeline view.
         .init(.timeline, [.left], .left, "earlier", "Move the cursor one column earlier", footer: true),
-        .init(.timeline, [.right], .right, "later", "Move the cursor one column later (past now it follows now)", footer: true),
+        .init(
+            .timeline, [.right], .right, "later", "Move the cursor one column later (past now it follows now)",
+            footer: true),
         .init(.timeline, [.pageUp], .pageUp, "page earlier", "Move the cursor one screen earlier"),
         .init(.timeline, [.pageDown], .pageDown, "page later", "Move the cursor one screen later"),
-        .init(.timeline, [.char("+"), .char("=")], .zoomIn, "zoom in", "Zoom in (fewer seconds per column, down to 0.1 s)", short: "in",
-              footer: true),
-        .init(.timeline, [.char("-")], .zoomOut, "zoom out", "Zoom out (more seconds per column, up to 1 h)", short: "out", footer: true),
-        .init(.timeline, [.char("[")], .previousMark, "prev mark", "Move the cursor to the previous mark (close, retry, network, sign-in)",
-              short: "prev", footer: true),
-        .init(.timeline, [.char("]")], .nextMark, "next mark", "Move the cursor to the next mark", short: "next", footer: true),
+        .init(
+            .timeline, [.char("+"), .char("=")], .zoomIn, "zoom in",
+            "Zoom in (fewer seconds per column, down to 0.1 s)", short: "in",
+            footer: true),
+        .init(
+            .timeline, [.char("-")], .zoomOut, "zoom out", "Zoom out (more seconds per column, up to 1 h)",
+            short: "out", footer: true),
+        .init(
+            .timeline, [.char("[")], .previousMark, "prev mark",
+            "Move the cursor to the previous mark (close, retry, network, sign-in)",
+            short: "prev", footer: true),
+        .init(
+            .timeline, [.char("]")], .nextMark, "next mark", "Move the cursor to the next mark", short: "next",
+            footer: true),
         .init(.timeline, [.home], .top, "start", "Move the cursor to the start of the history"),
         .init(.timeline, [.end], .bottom, "now", "Follow now again"),
-        .init(.timeline, [.enter], .choose, "show in log",
-              "Close the timeline and select the event log entry nearest the cursor's time (the log pauses there)", short: "log",
-              footer: true),
+        .init(
+            .timeline, [.enter], .choose, "show in log",
+            "Close the timeline and select the event log entry nearest the cursor's time (the log pauses there)",
+            short: "log",
+            footer: true),
         .init(.timeline, [.escape, .char("T"), .char("q")], .close, "close", "Close the timeline", footer: true),
 
         // Prompts (printable characters are typed into the prompt).
@@ -198,8 +254,9 @@ public enum KeyBindings {
         .init(.prompt, [.ctrl("u")], .clear, "clear", "Clear the input"),
         .init(.prompt, [.up], .up, "history", "On the : line: the previous command entered (history)"),
         .init(.prompt, [.down], .down, "history", "On the : line: the next command entered (history)"),
-        .init(.prompt, [.tab], .complete, "complete",
-              "On the : line: complete the command name (any unique prefix works too) or the channel name"),
+        .init(
+            .prompt, [.tab], .complete, "complete",
+            "On the : line: complete the command name (any unique prefix works too) or the channel name"),
     ]
 
     /// The bindings of one scope.

@@ -38,11 +38,13 @@ public struct InspectorConfig: Sendable, Equatable {
     public var unicode = true
 
     /// Settings with defaults.
-    public init(host: String = "localhost", port: Int = 443, tls: Bool = true, dialect: String = "bird",
-                activityTimeout: Duration = .seconds(120), pongTimeout: Duration = .seconds(30),
-                sandboxAttached: Bool = false, canSignIn: Bool = false, logSize: Int = 10_000,
-                logBytes: Int = 32 << 20, utcOffsetSeconds: Int = 0, edgeNote: String? = nil,
-                networkNote: String = "not monitored") {
+    public init(
+        host: String = "localhost", port: Int = 443, tls: Bool = true, dialect: String = "bird",
+        activityTimeout: Duration = .seconds(120), pongTimeout: Duration = .seconds(30),
+        sandboxAttached: Bool = false, canSignIn: Bool = false, logSize: Int = 10_000,
+        logBytes: Int = 32 << 20, utcOffsetSeconds: Int = 0, edgeNote: String? = nil,
+        networkNote: String = "not monitored"
+    ) {
         self.host = host
         self.port = port
         self.tls = tls
@@ -282,8 +284,10 @@ public struct Model: Sendable {
     public var timeline = Timeline()
 
     /// A fresh model.
-    public init(config: InspectorConfig = InspectorConfig(), now: Date = Date(timeIntervalSince1970: 0),
-                size: Size = Size(width: 80, height: 24)) {
+    public init(
+        config: InspectorConfig = InspectorConfig(), now: Date = Date(timeIntervalSince1970: 0),
+        size: Size = Size(width: 80, height: 24)
+    ) {
         self.config = config
         self.now = now
         self.size = size

@@ -102,7 +102,9 @@ public struct Timeline: Sendable, Equatable {
                 if cause == .signout { mark(.signout, at: at, text: "signed out") }
             }
         case .retryScheduled(let retry):
-            mark(.retry(attempt: retry.attempt), at: at, text: RetryText.label(attempt: retry.attempt, delay: retry.delay.seconds))
+            mark(
+                .retry(attempt: retry.attempt), at: at,
+                text: RetryText.label(attempt: retry.attempt, delay: retry.delay.seconds))
         case .networkPath(let path):
             if path.usable != networkUsable {
                 if !path.usable {

@@ -89,7 +89,8 @@ public struct TimelineWindow: Sendable, Equatable {
         if end == nil { end = now }
         if column(of: target, columns: columns, now: now) == nil {
             if target < start(columns: columns, now: now) {
-                end = min(now, target.addingTimeInterval(Double(max(0, columns - 1)) * scale))  // cursor on the left edge
+                // The cursor on the left edge.
+                end = min(now, target.addingTimeInterval(Double(max(0, columns - 1)) * scale))
             } else {
                 end = target  // cursor on the right edge
             }

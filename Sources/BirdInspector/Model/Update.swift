@@ -116,7 +116,9 @@ public enum Inspector {
         case .unsubscribe:
             if let ch = model.currentChannel { return perform(.unsubscribe(ch.name), &model) }
         case .trigger:
-            if let ch = model.currentChannel { model.mode = .prompt(Prompt(purpose: .triggerEvent(channel: ch.name), text: "client-")) }
+            if let ch = model.currentChannel {
+                model.mode = .prompt(Prompt(purpose: .triggerEvent(channel: ch.name), text: "client-"))
+            }
         case .signin: return perform(.signin, &model)
         case .signout: return perform(.signout, &model)
         case .disconnect: return perform(.disconnect, &model)

@@ -65,7 +65,8 @@ extension Inspector {
         }
         var best = min(lo, seqs.count - 1)
         if lo > 0, let before = model.log.entry(seq: seqs[lo - 1]), let after = model.log.entry(seq: seqs[best]),
-           lo == seqs.count || time.timeIntervalSince(before.time) <= after.time.timeIntervalSince(time) {
+            lo == seqs.count || time.timeIntervalSince(before.time) <= after.time.timeIntervalSince(time)
+        {
             best = lo - 1
         }
         model.selectedSeq = seqs[best]
@@ -73,8 +74,9 @@ extension Inspector {
         if let entry = model.log.entry(seq: seqs[best]) {
             let clock = TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds)
             let gap = abs(entry.time.timeIntervalSince(time))
-            say("log at \(clock)" + (gap >= 1 ? " (nearest entry, \(TimeText.duration(gap)) from the cursor)" : "")
-                + " · G follows again", &model)
+            say(
+                "log at \(clock)" + (gap >= 1 ? " (nearest entry, \(TimeText.duration(gap)) from the cursor)" : "")
+                    + " · G follows again", &model)
         }
     }
 }

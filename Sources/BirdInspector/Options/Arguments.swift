@@ -81,10 +81,11 @@ public struct InspectorOptions: Sendable, Equatable {
 
     /// The inspector settings these options give.
     public func config(utcOffsetSeconds: Int = 0, edgeNote: String? = nil) -> InspectorConfig {
-        InspectorConfig(host: effectiveHost, port: effectivePort, tls: tls, dialect: dialect,
-                        sandboxAttached: sandbox || sandboxControl != nil,
-                        canSignIn: sandbox || memberAuthEndpoint != nil, logSize: logSize,
-                        utcOffsetSeconds: utcOffsetSeconds, edgeNote: edgeNote)
+        InspectorConfig(
+            host: effectiveHost, port: effectivePort, tls: tls, dialect: dialect,
+            sandboxAttached: sandbox || sandboxControl != nil,
+            canSignIn: sandbox || memberAuthEndpoint != nil, logSize: logSize,
+            utcOffsetSeconds: utcOffsetSeconds, edgeNote: edgeNote)
     }
 }
 
@@ -175,7 +176,9 @@ public enum Arguments {
         """
 
     /// Parses arguments (without the program name) over `environment`; flags win over BIRD_*.
-    public static func parse(_ args: [String], environment: [String: String] = [:]) -> Result<ParsedArguments, ArgumentError> {
+    public static func parse(_ args: [String], environment: [String: String] = [:]) -> Result<
+        ParsedArguments, ArgumentError
+    > {
         var o = InspectorOptions()
         do {
             try applyEnvironment(environment, &o)
@@ -265,27 +268,39 @@ public enum Arguments {
         if let hs = env["BIRD_AUTH_HEADERS"] {
             o.authHeaders = try hs.split(separator: "\n").map { try header(String($0)) }
         }
-        if let u = env["BIRD_MEMBER_AUTH_ENDPOINT"], !u.isEmpty { o.memberAuthEndpoint = try url(u, "BIRD_MEMBER_AUTH_ENDPOINT") }
+        if let u = env["BIRD_MEMBER_AUTH_ENDPOINT"], !u.isEmpty {
+            o.memberAuthEndpoint = try url(u, "BIRD_MEMBER_AUTH_ENDPOINT")
+        }
         if let d = env["BIRD_DIALECT"], !d.isEmpty { o.dialect = try dialect(d) }
         if let s = env["BIRD_SUBSCRIBE"] { o.subscribe = try s.split(separator: " ").map { try channel(String($0)) } }
         o.signin = flag("BIRD_SIGNIN")
         if let u = env["BIRD_SANDBOX_CONTROL"], !u.isEmpty { o.sandboxControl = try url(u, "BIRD_SANDBOX_CONTROL") }
         if let n = env["BIRD_SCENARIO"], !n.isEmpty { o.scenario = n }
-        if let r = env["BIRD_DEMO_RATE"], !r.isEmpty { o.demoRate = try number(r, "BIRD_DEMO_RATE", min: 0, max: 10_000) }
+        if let r = env["BIRD_DEMO_RATE"], !r.isEmpty {
+            o.demoRate = try number(r, "BIRD_DEMO_RATE", min: 0, max: 10_000)
+        }
         o.jsonl = flag("BIRD_JSONL")
-        if let d = env["BIRD_DURATION"], !d.isEmpty { o.duration = try number(d, "BIRD_DURATION", min: 0.001, max: 1e9) }
-        if let n = env["BIRD_LOG_SIZE"], !n.isEmpty { o.logSize = try integer(n, "BIRD_LOG_SIZE", min: 1, max: 10_000_000) }
+        if let d = env["BIRD_DURATION"], !d.isEmpty {
+            o.duration = try number(d, "BIRD_DURATION", min: 0.001, max: 1e9)
+        }
+        if let n = env["BIRD_LOG_SIZE"], !n.isEmpty {
+            o.logSize = try integer(n, "BIRD_LOG_SIZE", min: 1, max: 10_000_000)
+        }
         if let f = env["BIRD_RECORD"], !f.isEmpty { o.record = f }
         if let f = env["BIRD_REPLAY"], !f.isEmpty { o.replay = f }
         if let x = env["BIRD_SPEED"], !x.isEmpty { o.speed = try speed(x, "BIRD_SPEED") }
         if let n = env["NO_COLOR"], !n.isEmpty { o.theme = "mono" }
         if let t = env["BIRD_THEME"], !t.isEmpty { o.theme = try theme(t, "BIRD_THEME") }
-        if let t = env["BIRD_WAIT_TIMEOUT"], !t.isEmpty { o.waitTimeout = try number(t, "BIRD_WAIT_TIMEOUT", min: 0.1, max: 86_400) }
+        if let t = env["BIRD_WAIT_TIMEOUT"], !t.isEmpty {
+            o.waitTimeout = try number(t, "BIRD_WAIT_TIMEOUT", min: 0.1, max: 86_400)
+        }
     }
 
     /// Flags that make no sense with `--replay` (it has no client and no network).
-    static let liveFlags = ["--sandbox", "--host", "--port", "--record", "--subscribe", "--scenario", "--signin",
-                            "--sandbox-control", "--no-network-monitor"]
+    static let liveFlags = [
+        "--sandbox", "--host", "--port", "--record", "--subscribe", "--scenario", "--signin",
+        "--sandbox-control", "--no-network-monitor",
+    ]
 
     /// `--replay` and `--speed` rules. With `--replay`, the live settings that came from BIRD_*
     /// variables are ignored; the same settings given as flags are errors.
@@ -300,21 +315,29 @@ public enum Arguments {
     }
 
     static func check(_ o: InspectorOptions) throws {
-        if !o.sandbox && (o.appKey ?? "").isEmpty { throw ArgumentError("--app-key is required (or BIRD_APP_KEY) unless --sandbox") }
-        if o.sandbox && o.sandboxControl != nil { throw ArgumentError("use either --sandbox or --sandbox-control, not both") }
+        if !o.sandbox && (o.appKey ?? "").isEmpty {
+            throw ArgumentError("--app-key is required (or BIRD_APP_KEY) unless --sandbox")
+        }
+        if o.sandbox && o.sandboxControl != nil {
+            throw ArgumentError("use either --sandbox or --sandbox-control, not both")
+        }
         if let scenario = o.scenario {
             // The scenario itself (a built-in name, or a file to read) is checked by bird-inspect,
             // which owns the sandbox: this core reads no files.
             guard o.sandbox else {
-                throw ArgumentError("--scenario needs --sandbox (for a separate edge: bird-sandbox --scenario \(scenario))")
+                throw ArgumentError(
+                    "--scenario needs --sandbox (for a separate edge: bird-sandbox --scenario \(scenario))")
             }
         }
         if o.insecure && !Loopback.isLoopback(host: o.effectiveHost) {
             throw ArgumentError(
-                "--insecure (plain ws://) is refused for \(o.effectiveHost): only loopback hosts (localhost, 127.x.y.z, [::1])")
+                "--insecure (plain ws://) is refused for \(o.effectiveHost): only loopback hosts (localhost, 127.x.y.z, [::1])"
+            )
         }
         for endpoint in [o.authEndpoint, o.memberAuthEndpoint].compactMap({ $0 }) where endpoint.hasPrefix("http://") {
-            if !o.insecure && !o.sandbox { throw ArgumentError("plain http:// auth endpoint \(endpoint) needs --insecure") }
+            if !o.insecure && !o.sandbox {
+                throw ArgumentError("plain http:// auth endpoint \(endpoint) needs --insecure")
+            }
             if !Loopback.isLoopback(host: URLComponents(string: endpoint)?.host ?? "") {
                 throw ArgumentError("plain http:// auth endpoint refused for a non-loopback host: \(endpoint)")
             }
@@ -325,12 +348,16 @@ public enum Arguments {
     }
 
     static func port(_ s: String, _ name: String) throws -> Int {
-        guard let p = Int(s), (1...65535).contains(p) else { throw ArgumentError("\(name) must be a port 1–65535, not “\(s)”") }
+        guard let p = Int(s), (1...65535).contains(p) else {
+            throw ArgumentError("\(name) must be a port 1–65535, not “\(s)”")
+        }
         return p
     }
 
     static func integer(_ s: String, _ name: String, min: Int, max: Int) throws -> Int {
-        guard let n = Int(s), n >= min, n <= max else { throw ArgumentError("\(name) must be a whole number \(min)–\(max), not “\(s)”") }
+        guard let n = Int(s), n >= min, n <= max else {
+            throw ArgumentError("\(name) must be a whole number \(min)–\(max), not “\(s)”")
+        }
         return n
     }
 
@@ -348,7 +375,8 @@ public enum Arguments {
 
     static func speed(_ s: String, _ name: String) throws -> Double {
         guard let n = Double(s), n.isFinite, n == 0 || (n >= minSpeed && n <= maxSpeed) else {
-            throw ArgumentError("\(name) must be 0 (no waits) or a number from \(plain(minSpeed)) to \(plain(maxSpeed)), not “\(s)”")
+            throw ArgumentError(
+                "\(name) must be 0 (no waits) or a number from \(plain(minSpeed)) to \(plain(maxSpeed)), not “\(s)”")
         }
         return n
     }
@@ -359,8 +387,9 @@ public enum Arguments {
     }
 
     static func url(_ s: String, _ name: String) throws -> String {
-        guard let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = c.host, !host.isEmpty
+        guard let c = URLComponents(string: s), let scheme = c.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
+            let host = c.host, !host.isEmpty
         else { throw ArgumentError("\(name) must be an http(s) URL, not “\(s)”") }
         return s
     }

@@ -184,23 +184,30 @@ public struct PlaybackIndex: Sendable {
 
 extension Model {
     /// A model replaying a whole `recording` read at once: the edge settings come from the header.
-    public init(replaying recording: PlaybackRecording, file: String, speed: Double, size: Size = Size(width: 80, height: 24),
-                utcOffsetSeconds: Int = 0, logSize: Int = 10_000) {
-        self.init(playback: PlaybackState(file: file, recording: recording, speed: speed), header: recording.header,
-                  size: size, utcOffsetSeconds: utcOffsetSeconds, logSize: logSize)
+    public init(
+        replaying recording: PlaybackRecording, file: String, speed: Double, size: Size = Size(width: 80, height: 24),
+        utcOffsetSeconds: Int = 0, logSize: Int = 10_000
+    ) {
+        self.init(
+            playback: PlaybackState(file: file, recording: recording, speed: speed), header: recording.header,
+            size: size, utcOffsetSeconds: utcOffsetSeconds, logSize: logSize)
     }
 
     /// A model replaying a streamed recording (`--replay FILE`); the driver supplies the entries.
-    public init(replaying index: PlaybackIndex, file: String, speed: Double, size: Size = Size(width: 80, height: 24),
-                utcOffsetSeconds: Int = 0, logSize: Int = 10_000) {
-        self.init(playback: PlaybackState(file: file, index: index, speed: speed), header: index.header,
-                  size: size, utcOffsetSeconds: utcOffsetSeconds, logSize: logSize)
+    public init(
+        replaying index: PlaybackIndex, file: String, speed: Double, size: Size = Size(width: 80, height: 24),
+        utcOffsetSeconds: Int = 0, logSize: Int = 10_000
+    ) {
+        self.init(
+            playback: PlaybackState(file: file, index: index, speed: speed), header: index.header,
+            size: size, utcOffsetSeconds: utcOffsetSeconds, logSize: logSize)
     }
 
     private init(playback: PlaybackState, header h: RecordingHeader, size: Size, utcOffsetSeconds: Int, logSize: Int) {
-        let config = InspectorConfig(host: h.host ?? "unknown", port: h.port ?? 0, tls: h.tls ?? false,
-                                     dialect: h.dialect ?? "bird", logSize: logSize, utcOffsetSeconds: utcOffsetSeconds,
-                                     edgeNote: "recorded by \(h.tool ?? "unknown")")
+        let config = InspectorConfig(
+            host: h.host ?? "unknown", port: h.port ?? 0, tls: h.tls ?? false,
+            dialect: h.dialect ?? "bird", logSize: logSize, utcOffsetSeconds: utcOffsetSeconds,
+            edgeNote: "recorded by \(h.tool ?? "unknown")")
         self.init(config: config, now: playback.startedAt, size: size)
         self.playback = playback
         if let first = playback.problems.first {

@@ -36,11 +36,15 @@ public struct PlaybackEntry: Sendable, Equatable {
         let time = line.time ?? Checked.date(startedAt, plus: line.monoMs / 1000)
         let event = line.isEventLine ? JSONLines.decode(line.fields) : nil
         if event == nil && line.isEventLine {
-            return .failure(RecordingProblem(line: line.number, type: line.type,
-                                             reason: "a \(line.type) line without its required keys"))
+            return .failure(
+                RecordingProblem(
+                    line: line.number, type: line.type,
+                    reason: "a \(line.type) line without its required keys"))
         }
-        return .success(PlaybackEntry(line: line.number, monoMs: line.monoMs, time: time, type: line.type, event: event,
-                                      summary: summary(line, event)))
+        return .success(
+            PlaybackEntry(
+                line: line.number, monoMs: line.monoMs, time: time, type: line.type, event: event,
+                summary: summary(line, event)))
     }
 
     private static func summary(_ line: RecordingLine, _ event: ClientEvent?) -> String {
@@ -58,7 +62,11 @@ public struct PlaybackEntry: Sendable, Equatable {
         case "auth":
             var s = "auth \(f.string("kind") ?? "?")"
             if let ch = f.string("channel") { s += " \(ch)" }
-            if let status = f.int("status") { s += " → \(status)" } else if let error = f.string("error") { s += " → \(error)" }
+            if let status = f.int("status") {
+                s += " → \(status)"
+            } else if let error = f.string("error") {
+                s += " → \(error)"
+            }
             if let ms = f.int("ms") { s += " (\(ms) ms)" }
             return s
         default:

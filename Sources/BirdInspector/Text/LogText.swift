@@ -118,7 +118,8 @@ public enum LogText {
         case .retryScheduled: return .warn
         case .subscribed(_, let c?) where c.outcome == .missed || (c.outcome == .unknown && !c.notSupported):
             return .warn
-        case .subscribed, .membersSnapshot, .memberAdded, .memberRemoved, .connectionCount, .signinSucceeded: return .info
+        case .subscribed, .membersSnapshot, .memberAdded, .memberRemoved, .connectionCount, .signinSucceeded:
+            return .info
         case .subscriptionError, .signinFailed, .error, .commandError: return .bad
         case .sent: return .sent
         case .dropped: return .warn
@@ -135,10 +136,13 @@ public enum LogText {
     public static func matches(_ entry: LogEntry, _ filter: String) -> Bool {
         if filter.isEmpty { return true }
         let e = entry.event
-        for text in [channel(e), name(e), rawData(e) ?? entry.summary] where text.range(of: filter, options: .caseInsensitive) != nil {
+        for text in [channel(e), name(e), rawData(e) ?? entry.summary]
+        where text.range(of: filter, options: .caseInsensitive) != nil {
             return true
         }
-        if case .event(let ev) = e, let m = ev.memberId, m.range(of: filter, options: .caseInsensitive) != nil { return true }
+        if case .event(let ev) = e, let m = ev.memberId, m.range(of: filter, options: .caseInsensitive) != nil {
+            return true
+        }
         return false
     }
 

@@ -23,7 +23,9 @@ public enum PayloadText {
     /// holds a JSON object or array is shown decoded), secrets redacted; text that is not JSON
     /// comes back raw (redacted) with line breaks shown as ⏎.
     public static func oneLine(_ text: String) -> String {
-        guard let value = try? JSONValue(parsing: text) else { return Redaction.scrub(text, urls: .keep).replacingNewlines() }
+        guard let value = try? JSONValue(parsing: text) else {
+            return Redaction.scrub(text, urls: .keep).replacingNewlines()
+        }
         let shown = unwrapped(value)
         return (Redaction.redacted(shown) ?? shown).description
     }

@@ -31,7 +31,10 @@ extension Inspector {
             return ("not reconnecting: disconnected" + (model.playback == nil ? " — press c to connect" : ""), true)
         case .failed:
             let code = c.lastCause?.closeCode ?? c.lastClose?.code
-            return ("failed\(code.map { " \($0)" } ?? ""): no retry" + (model.playback == nil ? " — press c to connect" : ""), true)
+            return (
+                "failed\(code.map { " \($0)" } ?? ""): no retry"
+                    + (model.playback == nil ? " — press c to connect" : ""), true
+            )
         default:
             break
         }
@@ -51,7 +54,9 @@ extension Inspector {
     static func channelsWidthWanted(_ model: Model) -> Int {
         // Plus room for the event-rate sparkline (the Layout gives it only where the Connection
         // pane can spare it).
-        (model.channels.map { DisplayWidth.of($0.name) + DisplayWidth.of(rightText($0, model, wide: true)) + 9 + sparklineWant + 1 }.max() ?? 0)
+        (model.channels.map {
+            DisplayWidth.of($0.name) + DisplayWidth.of(rightText($0, model, wide: true)) + 9 + sparklineWant + 1
+        }.max() ?? 0)
     }
 
     /// A row's status and counts ("✓ subscribed 16 ev · 3 mem · 1 conn").
@@ -66,12 +71,14 @@ extension Inspector {
 
     static func drawChannels(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
         let focused = model.focus == .channels
-        grid.box(rect, title: Pane.channels.rawValue, focused: focused,
-                 rightLabel: model.channels.isEmpty ? nil : "\(model.channels.count)")
+        grid.box(
+            rect, title: Pane.channels.rawValue, focused: focused,
+            rightLabel: model.channels.isEmpty ? nil : "\(model.channels.count)")
         let inner = rect.inner
         guard inner.height > 0 else { return }
         if model.channels.isEmpty {
-            grid.put("no channels — s subscribes", x: inner.x, y: inner.y, maxWidth: inner.width, style: CellStyle(.dim))
+            grid.put(
+                "no channels — s subscribes", x: inner.x, y: inner.y, maxWidth: inner.width, style: CellStyle(.dim))
             return
         }
         let wide = inner.width >= 48
@@ -82,7 +89,8 @@ extension Inspector {
             errorLine = "✗ \(f.type)\(f.status.map { " \($0)" } ?? ""): \(Redaction.scrub(f.message))"
             rows -= 1
         } else if let ch = model.currentChannel, ch.decryptionFailures > 0, rows >= 3 {
-            errorLine = "✗ \(ch.decryptionFailures) not decrypted"
+            errorLine =
+                "✗ \(ch.decryptionFailures) not decrypted"
                 + (ch.lastDecryptionProblem.map { ", last: " + Redaction.scrub($0) } ?? "")
             rows -= 1
         } else if let ch = model.currentChannel, let detail = ContinuityText.detail(ch.continuity), rows >= 3 {
@@ -114,11 +122,19 @@ extension Inspector {
             let base = CellStyle(.normal, reverse: selected && focused)
             grid.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: base)
             let marker = selected ? "›" : " "
-            putLine([(marker, CellStyle(.accent, bold: true, reverse: selected && focused)),
-                      (DisplayWidth.pad(ch.isEncrypted ? "enc" : ch.kind.short, to: 4) + " ",
-                       CellStyle(ch.isEncrypted ? .info : .dim, reverse: selected && focused)),
-                      (DisplayWidth.truncate(ch.name, to: nameWidth), CellStyle(.normal, bold: selected, reverse: selected && focused))],
-                     x: inner.x, y: y, width: inner.width, &grid)
+            putLine(
+                [
+                    (marker, CellStyle(.accent, bold: true, reverse: selected && focused)),
+                    (
+                        DisplayWidth.pad(ch.isEncrypted ? "enc" : ch.kind.short, to: 4) + " ",
+                        CellStyle(ch.isEncrypted ? .info : .dim, reverse: selected && focused)
+                    ),
+                    (
+                        DisplayWidth.truncate(ch.name, to: nameWidth),
+                        CellStyle(.normal, bold: selected, reverse: selected && focused)
+                    ),
+                ],
+                x: inner.x, y: y, width: inner.width, &grid)
             let shown = DisplayWidth.truncate(right, to: rightWidth)
             let statusPart = DisplayWidth.truncate(status, to: rightWidth)
             let x = inner.x + inner.width - DisplayWidth.of(shown)
@@ -127,15 +143,17 @@ extension Inspector {
             let sparkRoom = inner.width - 7 - nameNeed - DisplayWidth.of(shown) - 1
             if wide, shown == right, sparkRoom >= sparklineMinimum {
                 let n = min(sparklineWant, sparkRoom)
-                grid.put(sparkline(ch.rate.last(n, now: model.now), Glyphs.of(model)), x: x - 1 - n, y: y,
-                         style: CellStyle(.info, reverse: selected && focused))
+                grid.put(
+                    sparkline(ch.rate.last(n, now: model.now), Glyphs.of(model)), x: x - 1 - n, y: y,
+                    style: CellStyle(.info, reverse: selected && focused))
             }
             grid.put(shown, x: x, y: y, maxWidth: rightWidth, style: CellStyle(.dim, reverse: selected && focused))
             grid.put(statusPart, x: x, y: y, maxWidth: rightWidth, style: CellStyle(role, reverse: selected && focused))
         }
         if let errorLine {
-            grid.put(DisplayWidth.truncate(errorLine, to: inner.width), x: inner.x, y: inner.y + inner.height - 1,
-                     maxWidth: inner.width, style: CellStyle(.bad))
+            grid.put(
+                DisplayWidth.truncate(errorLine, to: inner.width), x: inner.x, y: inner.y + inner.height - 1,
+                maxWidth: inner.width, style: CellStyle(.bad))
         }
     }
 }

@@ -24,47 +24,67 @@ extension Inspector {
         }
 
         // State and since when.
-        var state: [(String, CellStyle)] = [("● ", CellStyle(stateRole(c.state), bold: true)),
-                                           (c.state.rawValue, CellStyle(stateRole(c.state), bold: true))]
+        var state: [(String, CellStyle)] = [
+            ("● ", CellStyle(stateRole(c.state), bold: true)),
+            (c.state.rawValue, CellStyle(stateRole(c.state), bold: true)),
+        ]
         if let since = c.since {
             let ago = TimeText.duration(model.now.timeIntervalSince(since))
-            state.append(("  since \(TimeText.clockSeconds(since, utcOffsetSeconds: model.config.utcOffsetSeconds)) (\(ago))", label))
+            state.append(
+                (
+                    "  since \(TimeText.clockSeconds(since, utcOffsetSeconds: model.config.utcOffsetSeconds)) (\(ago))",
+                    label
+                ))
         }
         lines.append(state)
 
         // Backoff countdown, or why there is none: no network, nothing scheduled.
         if c.waitingForNetwork {
-            lines.append([("retry: ", label), ("waiting for network", CellStyle(.warn, bold: true)),
-                          (" (nothing scheduled)", label)])
+            lines.append([
+                ("retry: ", label), ("waiting for network", CellStyle(.warn, bold: true)),
+                (" (nothing scheduled)", label),
+            ])
         } else if c.state == .unavailable, let next = c.nextAttemptAt {
             let left = max(0, next.timeIntervalSince(model.now))
-            var row: [(String, CellStyle)] = [("retry: ", label),
-                                             (RetryText.label(attempt: c.attempt ?? 0, delay: left), CellStyle(.warn, bold: true))]
+            var row: [(String, CellStyle)] = [
+                ("retry: ", label),
+                (RetryText.label(attempt: c.attempt ?? 0, delay: left), CellStyle(.warn, bold: true)),
+            ]
             if let total = c.retryDelay?.seconds, total > 0, width >= 40 {
                 let cells = 10
                 let done = Checked.int(Double(cells) * (1 - left / total), .down)
-                row.append(("  ▕" + String(repeating: "█", count: min(cells, max(0, done)))
-                            + String(repeating: "░", count: cells - min(cells, max(0, done))) + "▏", CellStyle(.warn)))
+                row.append(
+                    (
+                        "  ▕" + String(repeating: "█", count: min(cells, max(0, done)))
+                            + String(repeating: "░", count: cells - min(cells, max(0, done))) + "▏", CellStyle(.warn)
+                    ))
             }
             lines.append(row)
         }
 
         // Events the inspector could not keep up with (never silent).
         if model.dropped.events > 0 || model.dropped.wire > 0 {
-            wrapped("", DroppedText.text(count: model.dropped.events, wire: model.dropped.wire), CellStyle(.warn, bold: true))
+            wrapped(
+                "", DroppedText.text(count: model.dropped.events, wire: model.dropped.wire),
+                CellStyle(.warn, bold: true))
         }
 
         // Cause of the last transition, and the last close code.
         if let cause = c.lastCause {
             if case .closed(let code, let reason, let by) = cause {
-                wrapped("cause: ", "\(by == .server ? "server" : "client") closed \(CloseCodeText.describe(code: code, reason: reason))",
-                        CellStyle(closeRole(code)))
+                wrapped(
+                    "cause: ",
+                    "\(by == .server ? "server" : "client") closed \(CloseCodeText.describe(code: code, reason: reason))",
+                    CellStyle(closeRole(code)))
             } else if let code = cause.closeCode {
-                wrapped("cause: ", "\(cause.text) → \(CloseCodeText.describe(code: code, reason: nil))", CellStyle(closeRole(code)))
+                wrapped(
+                    "cause: ", "\(cause.text) → \(CloseCodeText.describe(code: code, reason: nil))",
+                    CellStyle(closeRole(code)))
             } else {
                 wrapped("cause: ", cause.text, CellStyle(.normal))
                 if let close = c.lastClose {
-                    wrapped("last close: ", CloseCodeText.describe(code: close.code, reason: close.reason), CellStyle(.dim))
+                    wrapped(
+                        "last close: ", CloseCodeText.describe(code: close.code, reason: close.reason), CellStyle(.dim))
                 }
             }
         } else if let close = c.lastClose {
@@ -73,29 +93,40 @@ extension Inspector {
 
         // Identity and endpoint.
         if let id = c.connectionId {
-            lines.append([("id: ", label), (id, CellStyle(c.state == .connected ? .normal : .dim)),
-                          (c.state == .connected ? "" : " (previous)", label)])
+            lines.append([
+                ("id: ", label), (id, CellStyle(c.state == .connected ? .normal : .dim)),
+                (c.state == .connected ? "" : " (previous)", label),
+            ])
         } else {
             lines.append([("id: ", label), ("—", label)])
         }
-        lines.append([("member: ", label),
-                      c.memberId.map { ($0, CellStyle(.info, bold: true)) } ?? ("not signed in", label)])
+        lines.append([
+            ("member: ", label),
+            c.memberId.map { ($0, CellStyle(.info, bold: true)) } ?? ("not signed in", label),
+        ])
         lines.append(networkLine(model, label: label))
         lines.append(contentsOf: edgeLines(model, label: label))
         // A `--scenario` restart: when the edge takes connections again (derived from the step).
         if let back = c.edgeBackAt {
             let clock = TimeText.clockSeconds(back, utcOffsetSeconds: model.config.utcOffsetSeconds)
-            lines.append(back > model.now
-                ? [("scenario: ", label), ("edge down until \(clock)", CellStyle(.warn, bold: true))]
-                : [("scenario: ", label), ("edge back at \(clock)", CellStyle(.accent))])
+            lines.append(
+                back > model.now
+                    ? [("scenario: ", label), ("edge down until \(clock)", CellStyle(.warn, bold: true))]
+                    : [("scenario: ", label), ("edge back at \(clock)", CellStyle(.accent))])
         }
         // The latest protocol ping's round-trip time and a summary of the last ones.
-        lines.append([("rtt: ", label), RoundTripText.summary(c.roundTrips).map { ($0, CellStyle.plain) } ?? ("—", label)])
+        lines.append([
+            ("rtt: ", label), RoundTripText.summary(c.roundTrips).map { ($0, CellStyle.plain) } ?? ("—", label),
+        ])
         // The activity timeout in force: the library's negotiated value (the handshake's when lower)
         // once connected; until then the option.
-        let activity = c.activityTimeout.map { TimeText.seconds($0) } ?? "\(TimeText.seconds(model.config.activityTimeout)) (option)"
-        lines.append([("timeouts: ", label),
-                      ("activity \(activity) · pong \(TimeText.seconds(model.config.pongTimeout))", .plain)])
+        let activity =
+            c.activityTimeout.map { TimeText.seconds($0) }
+            ?? "\(TimeText.seconds(model.config.activityTimeout)) (option)"
+        lines.append([
+            ("timeouts: ", label),
+            ("activity \(activity) · pong \(TimeText.seconds(model.config.pongTimeout))", .plain),
+        ])
         return lines
     }
 
@@ -107,7 +138,10 @@ extension Inspector {
         }
         return path.usable
             ? [("network: ", label), ("up", CellStyle(.good, bold: true)), (" · " + path.description, .plain)]
-            : [("network: ", label), ("down", CellStyle(.bad, bold: true)), (" · " + path.description, CellStyle(.bad))]
+            : [
+                ("network: ", label), ("down", CellStyle(.bad, bold: true)),
+                (" · " + path.description, CellStyle(.bad)),
+            ]
     }
 
     /// The edge: the endpoint provider's answer when there is one (or that it is being asked, or
@@ -125,7 +159,8 @@ extension Inspector {
             style = CellStyle(.warn, bold: true)
         case .resolved(let host, let port, let tls, _, let names)?:
             text = "\(EndpointRecord.hostPort(host: host, port: port, tls: tls)) · TLS \(tls ? "on" : "off")"
-            note += " · resolved for this attempt" + (names.isEmpty ? "" : " · headers \(names.joined(separator: ", "))")
+            note +=
+                " · resolved for this attempt" + (names.isEmpty ? "" : " · headers \(names.joined(separator: ", "))")
         case .failed(let reason)?:
             text = "endpoint unavailable: \(Redaction.scrub(reason))"
             style = CellStyle(.bad)
@@ -143,8 +178,9 @@ extension Inspector {
     }
 
     static func drawConnection(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
-        grid.box(rect, title: Pane.connection.rawValue, focused: model.focus == .connection,
-                 rightLabel: model.connection.transitions > 0 ? "\(model.connection.transitions) transitions" : nil)
+        grid.box(
+            rect, title: Pane.connection.rawValue, focused: model.focus == .connection,
+            rightLabel: model.connection.transitions > 0 ? "\(model.connection.transitions) transitions" : nil)
         let inner = rect.inner
         for (row, line) in connectionLines(model, width: inner.width).prefix(inner.height).enumerated() {
             putLine(line, x: inner.x, y: inner.y + row, width: inner.width, &grid)

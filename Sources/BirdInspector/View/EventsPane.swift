@@ -18,16 +18,24 @@ extension Inspector {
             rows -= 1
             let n = model.missedWhilePaused
             let marker = "⏸ paused · \(n) new event\(n == 1 ? "" : "s") since · G/End follows"
-            grid.fill(Rect(x: inner.x, y: inner.y + rows, width: inner.width, height: 1), style: CellStyle(.warn, reverse: true))
-            grid.put(DisplayWidth.truncate(marker, to: inner.width), x: inner.x, y: inner.y + rows, maxWidth: inner.width,
-                     style: CellStyle(.warn, bold: true, reverse: true))
+            grid.fill(
+                Rect(x: inner.x, y: inner.y + rows, width: inner.width, height: 1),
+                style: CellStyle(.warn, reverse: true))
+            grid.put(
+                DisplayWidth.truncate(marker, to: inner.width), x: inner.x, y: inner.y + rows, maxWidth: inner.width,
+                style: CellStyle(.warn, bold: true, reverse: true))
         }
         guard rows > 0 else { return }
         if seqs.isEmpty {
-            let text = model.paused && model.log.lastSeq > 0 && model.pausedAtSeq < model.log.firstSeq
+            let text =
+                model.paused && model.log.lastSeq > 0 && model.pausedAtSeq < model.log.firstSeq
                 ? "the paused entries have left the log (it keeps \(model.log.maxEntries)) — G/End follows"
-                : model.filter.isEmpty ? "waiting for events…" : "no entry matches “\(model.filter)” (/ to change, Esc in the prompt reverts)"
-            grid.put(DisplayWidth.truncate(text, to: inner.width), x: inner.x, y: inner.y, maxWidth: inner.width, style: CellStyle(.dim))
+                : model.filter.isEmpty
+                    ? "waiting for events…"
+                    : "no entry matches “\(model.filter)” (/ to change, Esc in the prompt reverts)"
+            grid.put(
+                DisplayWidth.truncate(text, to: inner.width), x: inner.x, y: inner.y, maxWidth: inner.width,
+                style: CellStyle(.dim))
             return
         }
 
@@ -61,21 +69,30 @@ extension Inspector {
             let selected = showSelection && entry.seq == seqs[selectedIndex]
             let rev = selected
             if selected {
-                grid.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: CellStyle(.selection, reverse: true))
+                grid.fill(
+                    Rect(x: inner.x, y: y, width: inner.width, height: 1), style: CellStyle(.selection, reverse: true))
             }
             let role = LogText.role(entry.event)
             var isEvent = false, isSent = false
             if case .event = entry.event { isEvent = true }
             if case .sent = entry.event { isSent = true }
             // A client event this inspector sent stands out: the whole row in the sent colour, bold.
-            putLine([
-                (TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds) + " ",
-                 CellStyle(isSent ? .sent : .dim, bold: isSent, reverse: rev)),
-                (DisplayWidth.pad(LogText.channel(entry.event), to: channelWidth) + " ",
-                 CellStyle(isSent ? .sent : .accent, bold: isSent, reverse: rev)),
-                (DisplayWidth.pad(LogText.name(entry.event), to: nameWidth) + " ", CellStyle(isEvent ? .title : role, bold: true, reverse: rev)),
-                (LogText.summary(entry.event), CellStyle(role, bold: isSent, reverse: rev)),
-            ], x: inner.x, y: y, width: inner.width, &grid)
+            putLine(
+                [
+                    (
+                        TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds) + " ",
+                        CellStyle(isSent ? .sent : .dim, bold: isSent, reverse: rev)
+                    ),
+                    (
+                        DisplayWidth.pad(LogText.channel(entry.event), to: channelWidth) + " ",
+                        CellStyle(isSent ? .sent : .accent, bold: isSent, reverse: rev)
+                    ),
+                    (
+                        DisplayWidth.pad(LogText.name(entry.event), to: nameWidth) + " ",
+                        CellStyle(isEvent ? .title : role, bold: true, reverse: rev)
+                    ),
+                    (LogText.summary(entry.event), CellStyle(role, bold: isSent, reverse: rev)),
+                ], x: inner.x, y: y, width: inner.width, &grid)
         }
     }
 }

@@ -15,14 +15,16 @@ extension Inspector {
     static func drawFooter(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
         let y = rect.y, w = rect.width
         if case .prompt(let prompt) = model.mode {
-            let hint = prompt.purpose == .command ? "  Tab complete · ↑↓ history · Enter · Esc" : "  Enter submit · Esc cancel"
+            let hint =
+                prompt.purpose == .command ? "  Tab complete · ↑↓ history · Enter · Esc" : "  Enter submit · Esc cancel"
             let hintWidth = DisplayWidth.of(hint)
             let room = max(1, w - hintWidth - DisplayWidth.of(prompt.label) - 1)
             // Show the tail of long input.
             var text = prompt.text
             while DisplayWidth.of(text) > room, !text.isEmpty { text.removeFirst() }
-            putLine([(prompt.label, CellStyle(.accent, bold: true)), (text, .plain), ("█", CellStyle(.accent))],
-                    x: 0, y: y, width: w - hintWidth, &grid)
+            putLine(
+                [(prompt.label, CellStyle(.accent, bold: true)), (text, .plain), ("█", CellStyle(.accent))],
+                x: 0, y: y, width: w - hintWidth, &grid)
             if let flash = model.flash, flash.isError {
                 let msg = DisplayWidth.truncate(flash.text, to: max(0, w - hintWidth - 1))
                 grid.put(msg, x: w - hintWidth - DisplayWidth.of(msg), y: y, style: CellStyle(.bad, bold: true))
@@ -33,7 +35,8 @@ extension Inspector {
         if let flash = model.flash, model.mode == .normal {
             // Too long for the row: cut, saying the whole text is in the log when it is.
             let note = " (whole text in the log)"
-            let text = flash.logged && DisplayWidth.of(flash.text) > w
+            let text =
+                flash.logged && DisplayWidth.of(flash.text) > w
                 ? DisplayWidth.truncate(flash.text, to: max(1, w - DisplayWidth.of(note))) + note
                 : DisplayWidth.truncate(flash.text, to: w)
             grid.put(text, x: 0, y: y, style: CellStyle(flash.isError ? .bad : .info, bold: true))
@@ -41,8 +44,11 @@ extension Inspector {
         }
         var x = 0
         for item in footerItems(model, width: w) {
-            x += grid.put(item.key, x: x, y: y, style: CellStyle(item.ok ? .accent : .dim, bold: item.ok, reverse: item.ok))
-            if !item.label.isEmpty { x += grid.put(" " + item.label, x: x, y: y, style: CellStyle(item.ok ? .normal : .dim)) }
+            x += grid.put(
+                item.key, x: x, y: y, style: CellStyle(item.ok ? .accent : .dim, bold: item.ok, reverse: item.ok))
+            if !item.label.isEmpty {
+                x += grid.put(" " + item.label, x: x, y: y, style: CellStyle(item.ok ? .normal : .dim))
+            }
             x += 1
         }
     }
@@ -80,8 +86,10 @@ extension Inspector {
                 + max(0, items.count - 1)
         }
         /// Lower first: unavailable keys, then self-explanatory symbols, then letters from the end.
-        let symbols: Set<Action> = [.quit, .help, .commandLine, .filter, .nextPane, .detail, .close, .cancel, .submit,
-                                    .up, .down, .choose]
+        let symbols: Set<Action> = [
+            .quit, .help, .commandLine, .filter, .nextPane, .detail, .close, .cancel, .submit,
+            .up, .down, .choose,
+        ]
         func rank(_ i: Int) -> Int {
             if bindings[i].action == .help { return 4 }  // the way to everything else keeps its word
             return (items[i].ok ? 2 : 0) + (symbols.contains(bindings[i].action) ? 0 : 1)

@@ -17,8 +17,9 @@ extension Grid {
             }
         }
         let titleText = " \(title) "
-        let titleWidth = put(titleText, x: rect.x + 1, y: rect.y, maxWidth: rect.width - 2,
-                             style: CellStyle(focused ? .accent : .title, bold: true, reverse: focused))
+        let titleWidth = put(
+            titleText, x: rect.x + 1, y: rect.y, maxWidth: rect.width - 2,
+            style: CellStyle(focused ? .accent : .title, bold: true, reverse: focused))
         if let label = rightLabel, !label.isEmpty {
             let room = rect.width - 2 - titleWidth - 2
             if room > 3 {

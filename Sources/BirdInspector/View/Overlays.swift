@@ -24,8 +24,13 @@ extension Inspector {
             for b in KeyBindings.scope(scope) {
                 let parts = DisplayWidth.wrap(b.help, width: max(10, width - keyColumn))
                 for (i, part) in parts.enumerated() {
-                    lines.append([(i == 0 ? "  " + DisplayWidth.pad(b.keyNames, to: keyColumn - 2) : pad, CellStyle(.accent, bold: true)),
-                                  (part, .plain)])
+                    lines.append([
+                        (
+                            i == 0 ? "  " + DisplayWidth.pad(b.keyNames, to: keyColumn - 2) : pad,
+                            CellStyle(.accent, bold: true)
+                        ),
+                        (part, .plain),
+                    ])
                 }
                 if scope == .main || (scope == .replay && model.playback != nil), let why = b.unavailable(model) {
                     for part in DisplayWidth.wrap("unavailable: \(why)", width: max(10, width - keyColumn - 2)) {
@@ -49,36 +54,53 @@ extension Inspector {
 
     static func drawDetail(_ model: Model, seq: Int, scroll: Int, raw: Bool, _ grid: inout Grid) {
         let cipher = model.detailCiphertext
-        let rect = overlay(&grid, width: grid.size.width, height: grid.size.height - 1,
-                           title: (raw ? "Detail — raw" : "Detail") + (cipher ? " — ciphertext" : ""),
-                           label: "seq \(seq) · r \(raw ? "pretty" : "raw") · Esc closes")
+        let rect = overlay(
+            &grid, width: grid.size.width, height: grid.size.height - 1,
+            title: (raw ? "Detail — raw" : "Detail") + (cipher ? " — ciphertext" : ""),
+            label: "seq \(seq) · r \(raw ? "pretty" : "raw") · Esc closes")
         let inner = rect.inner
         let width = inner.width - 1
         guard let entry = model.log.entry(seq: seq) else {
-            grid.put("this entry has left the log (evicted by newer ones)", x: inner.x + 1, y: inner.y, maxWidth: width, style: CellStyle(.warn))
+            grid.put(
+                "this entry has left the log (evicted by newer ones)", x: inner.x + 1, y: inner.y, maxWidth: width,
+                style: CellStyle(.warn))
             return
         }
         var lines: [[(String, CellStyle)]] = []
         let label = CellStyle(.dim)
-        lines.append([("time     ", label), (TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds), .plain),
-                      ("  (\(RecordingTime.iso(entry.time)))", label)])
+        lines.append([
+            ("time     ", label), (TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds), .plain),
+            ("  (\(RecordingTime.iso(entry.time)))", label),
+        ])
         if let ch = entry.event.channel { lines.append([("channel  ", label), (ch, CellStyle(.accent))]) }
-        lines.append([("event    ", label), (LogText.name(entry.event), CellStyle(LogText.role(entry.event), bold: true))])
+        lines.append([
+            ("event    ", label), (LogText.name(entry.event), CellStyle(LogText.role(entry.event), bold: true)),
+        ])
         if case .event(let e) = entry.event, let m = e.memberId { lines.append([("from     ", label), (m, .plain)]) }
         let (body, valid) = LogText.detailLines(entry, raw: raw, ciphertext: cipher)
         if case .event(let e) = entry.event, e.decrypted {
-            lines.append([("e2e      ", label), (cipher ? "end-to-end encrypted: the data as it travelled (c: decrypted)"
-                                                  : "end-to-end encrypted: decrypted on arrival (c: as it travelled)",
-                                                  CellStyle(.info))])
+            lines.append([
+                ("e2e      ", label),
+                (
+                    cipher
+                        ? "end-to-end encrypted: the data as it travelled (c: decrypted)"
+                        : "end-to-end encrypted: decrypted on arrival (c: as it travelled)",
+                    CellStyle(.info)
+                ),
+            ])
         }
         if LogText.rawData(entry.event) != nil {
-            let what = raw ? (valid ? "JSON, exactly as received" : "not valid JSON — exactly as received")
+            let what =
+                raw
+                ? (valid ? "JSON, exactly as received" : "not valid JSON — exactly as received")
                 : (valid ? "JSON, pretty-printed (numbers and key order as received)" : "not valid JSON — shown raw")
             lines.append([("data     ", label), (what, CellStyle(valid ? .dim : .warn))])
         }
         lines.append([])
         for line in body {
-            for part in DisplayWidth.wrap(line, width: max(1, width)) { lines.append([(part, CellStyle(valid ? .normal : .warn))]) }
+            for part in DisplayWidth.wrap(line, width: max(1, width)) {
+                lines.append([(part, CellStyle(valid ? .normal : .warn))])
+            }
         }
         let first = max(0, min(scroll, lines.count - inner.height))
         for (row, line) in lines.dropFirst(first).prefix(inner.height).enumerated() {
@@ -88,26 +110,37 @@ extension Inspector {
 
     static func drawCloseMenu(_ model: Model, selected: Int, _ grid: inout Grid) {
         let codes = CloseCodeText.menuCodes
-        let rect = overlay(&grid, width: 76, height: codes.count + 7, title: "Close this connection with…", label: "Enter · Esc")
+        let rect = overlay(
+            &grid, width: 76, height: codes.count + 7, title: "Close this connection with…", label: "Enter · Esc")
         let inner = rect.inner
-        grid.put("the sandbox closes \(model.connection.connectionId ?? "—") with the chosen code:", x: inner.x + 1, y: inner.y,
-                 maxWidth: inner.width - 1, style: CellStyle(.dim))
+        grid.put(
+            "the sandbox closes \(model.connection.connectionId ?? "—") with the chosen code:", x: inner.x + 1,
+            y: inner.y,
+            maxWidth: inner.width - 1, style: CellStyle(.dim))
         for (i, code) in codes.enumerated() where i + 1 < inner.height {
             let y = inner.y + 1 + i
             let sel = i == selected
-            if sel { grid.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: CellStyle(.selection, reverse: true)) }
+            if sel {
+                grid.fill(
+                    Rect(x: inner.x, y: y, width: inner.width, height: 1), style: CellStyle(.selection, reverse: true))
+            }
             // The same text the Connection pane shows after the close (never cut: the overlay
             // is wider than the longest).
             let text = CloseCodeText.describe(code: code, reason: nil)
             let number = "\(code)"
-            putLine([(sel ? "› " : "  ", CellStyle(.accent, bold: true, reverse: sel)),
-                     (number, CellStyle(closeRole(code), bold: true, reverse: sel)),
-                     (String(text.dropFirst(number.count)), CellStyle(closeRole(code), reverse: sel))],
-                    x: inner.x + 1, y: y, width: inner.width - 1, &grid)
+            putLine(
+                [
+                    (sel ? "› " : "  ", CellStyle(.accent, bold: true, reverse: sel)),
+                    (number, CellStyle(closeRole(code), bold: true, reverse: sel)),
+                    (String(text.dropFirst(number.count)), CellStyle(closeRole(code), reverse: sel)),
+                ],
+                x: inner.x + 1, y: y, width: inner.width - 1, &grid)
         }
         let legend = "4000–4099 refused (failed) · 4100–4199 backoff · 4200–4299 reconnect immediately · others backoff"
         for (i, part) in DisplayWidth.wrap(legend, width: inner.width - 2).prefix(2).enumerated() {
-            grid.put(part, x: inner.x + 1, y: inner.y + inner.height - 2 + i, maxWidth: inner.width - 1, style: CellStyle(.dim))
+            grid.put(
+                part, x: inner.x + 1, y: inner.y + inner.height - 2 + i, maxWidth: inner.width - 1,
+                style: CellStyle(.dim))
         }
     }
 }

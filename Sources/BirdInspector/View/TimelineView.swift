@@ -22,14 +22,17 @@ struct Glyphs {
     /// Sparkline levels, lowest first (a second without events is blank).
     let levels: [String]
     /// The mark glyphs.
-    let close: String, retry: String, networkLost: String, networkBack: String, signin: String, signout: String, failed: String
+    let close: String, retry: String, networkLost: String, networkBack: String, signin: String, signout: String,
+        failed: String
 
-    static let unicode = Glyphs(full: "█", part: "▒", empty: "·", axis: "─", tick: "┬", cursor: "▲",
-                                levels: ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"],
-                                close: "✕", retry: "↻", networkLost: "↓", networkBack: "↑", signin: "★", signout: "☆", failed: "✗")
-    static let ascii = Glyphs(full: "#", part: ":", empty: ".", axis: "-", tick: "+", cursor: "^",
-                              levels: [".", "_", "-", "=", "#"],
-                              close: "X", retry: "r", networkLost: "v", networkBack: "^", signin: "*", signout: "o", failed: "!")
+    static let unicode = Glyphs(
+        full: "█", part: "▒", empty: "·", axis: "─", tick: "┬", cursor: "▲",
+        levels: ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"],
+        close: "✕", retry: "↻", networkLost: "↓", networkBack: "↑", signin: "★", signout: "☆", failed: "✗")
+    static let ascii = Glyphs(
+        full: "#", part: ":", empty: ".", axis: "-", tick: "+", cursor: "^",
+        levels: [".", "_", "-", "=", "#"],
+        close: "X", retry: "r", networkLost: "v", networkBack: "^", signin: "*", signout: "o", failed: "!")
 
     static func of(_ model: Model) -> Glyphs { model.config.unicode ? .unicode : .ascii }
 
@@ -91,7 +94,8 @@ extension Inspector {
     }
 
     /// The mark shown in each column (the highest-priority one of those in it).
-    static func markColumns(_ timeline: Timeline, _ window: TimelineWindow, columns: Int, now: Date) -> [Timeline.Mark?] {
+    static func markColumns(_ timeline: Timeline, _ window: TimelineWindow, columns: Int, now: Date) -> [Timeline.Mark?]
+    {
         var shown = [Timeline.Mark?](repeating: nil, count: columns)
         let start = window.start(columns: columns, now: now)
         var i = timeline.firstMark(atOrAfter: start)
@@ -120,9 +124,11 @@ extension Inspector {
         let now = model.now
         let offset = model.config.utcOffsetSeconds
         let cursorTime = window.cursorTime(now: now)
-        let where_ = window.following ? "following now" : "cursor " + TimeText.clock(cursorTime, utcOffsetSeconds: offset)
-        let rect = overlay(&grid, width: grid.size.width, height: grid.size.height - 1, title: "Timeline",
-                           label: "\(scaleText(window.scale)) per column · \(where_)")
+        let where_ =
+            window.following ? "following now" : "cursor " + TimeText.clock(cursorTime, utcOffsetSeconds: offset)
+        let rect = overlay(
+            &grid, width: grid.size.width, height: grid.size.height - 1, title: "Timeline",
+            label: "\(scaleText(window.scale)) per column · \(where_)")
         let inner = rect.inner
         let columns = timelineColumns(grid.size)
         let x0 = inner.x + 1, lanesX = x0 + timelineLabelWidth
@@ -136,7 +142,8 @@ extension Inspector {
         // The lanes: each column full, part or (within the history) empty.
         let fill = laneFill(timeline, window, columns: columns, now: now)
         for (lane, state) in timelineLanes.enumerated() where y < bottom {
-            grid.put(state.rawValue, x: x0, y: y, style: CellStyle(stateRole(state), bold: model.connection.state == state))
+            grid.put(
+                state.rawValue, x: x0, y: y, style: CellStyle(stateRole(state), bold: model.connection.state == state))
             for c in 0..<columns {
                 let t0 = start.addingTimeInterval(Double(c) * window.scale)
                 let inHistory = (origin.map { t0.addingTimeInterval(window.scale) > $0 } ?? false) && t0 <= now
@@ -153,7 +160,9 @@ extension Inspector {
             grid.put("marks", x: x0, y: y, style: CellStyle(.dim))
             for (c, mark) in markColumns(timeline, window, columns: columns, now: now).enumerated() {
                 guard let mark else { continue }
-                grid.put(g.mark(mark.kind), x: lanesX + c, y: y, style: CellStyle(markRole(mark.kind), bold: true, reverse: c == cursorColumn))
+                grid.put(
+                    g.mark(mark.kind), x: lanesX + c, y: y,
+                    style: CellStyle(markRole(mark.kind), bold: true, reverse: c == cursorColumn))
             }
             y += 1
         }
@@ -162,7 +171,9 @@ extension Inspector {
         if y + 2 < bottom {
             let step = tickStep(window.scale)
             var labels: [(Int, String)] = []
-            let firstTick = (Double(Checked.int((start.timeIntervalSince1970 + Double(offset)) / step, .up)) * step) - Double(offset)
+            let firstTick =
+                (Double(Checked.int((start.timeIntervalSince1970 + Double(offset)) / step, .up)) * step)
+                - Double(offset)
             let windowEnd = start.timeIntervalSince1970 + Double(columns) * window.scale
             var t = firstTick
             var lastEnd = -1
@@ -189,20 +200,30 @@ extension Inspector {
 
         // What was going on at the cursor.
         if y < bottom {
-            var line: [(String, CellStyle)] = [(TimeText.clock(cursorTime, utcOffsetSeconds: offset) + "  ", CellStyle(.accent, bold: true))]
+            var line: [(String, CellStyle)] = [
+                (TimeText.clock(cursorTime, utcOffsetSeconds: offset) + "  ", CellStyle(.accent, bold: true))
+            ]
             if let i = timeline.spanIndex(at: cursorTime) {
                 let span = timeline.spans[i]
                 let end = timeline.end(ofSpan: i)
                 let length = (end ?? now).timeIntervalSince(span.start)
                 line.append((span.state.rawValue, CellStyle(stateRole(span.state), bold: true)))
-                line.append((" since " + TimeText.clock(span.start, utcOffsetSeconds: offset)
-                             + " (" + TimeText.duration(length) + (end == nil ? " so far)" : ")"), .plain))
+                line.append(
+                    (
+                        " since " + TimeText.clock(span.start, utcOffsetSeconds: offset)
+                            + " (" + TimeText.duration(length) + (end == nil ? " so far)" : ")"), .plain
+                    ))
                 if let cause = span.cause {
                     let text = "— " + Redaction.scrub(cause.text)
-                    grid.put(DisplayWidth.truncate(text, to: inner.width - 15), x: x0 + 14, y: y + 1, style: CellStyle(.dim))
+                    grid.put(
+                        DisplayWidth.truncate(text, to: inner.width - 15), x: x0 + 14, y: y + 1, style: CellStyle(.dim))
                 }
             } else if let cut = timeline.trimmedBefore, cursorTime < cut {
-                line.append(("history before \(TimeText.clock(cut, utcOffsetSeconds: offset)) was dropped (the timeline is bounded)", CellStyle(.dim)))
+                line.append(
+                    (
+                        "history before \(TimeText.clock(cut, utcOffsetSeconds: offset)) was dropped (the timeline is bounded)",
+                        CellStyle(.dim)
+                    ))
             } else {
                 line.append(("no state reported yet at this time", CellStyle(.dim)))
             }
@@ -218,23 +239,33 @@ extension Inspector {
             let upTo = timeline.firstMark(atOrAfter: window.following ? now.addingTimeInterval(1) : cursorColumnEnd)
             let rows = legendRow - y - 1
             let total = timeline.marks.count
-            grid.put(total == 0 ? "no marks yet" : "marks up to the cursor (\(upTo) of \(total))", x: x0, y: y, maxWidth: inner.width - 1,
-                     style: CellStyle(.title, bold: true))
+            grid.put(
+                total == 0 ? "no marks yet" : "marks up to the cursor (\(upTo) of \(total))", x: x0, y: y,
+                maxWidth: inner.width - 1,
+                style: CellStyle(.title, bold: true))
             y += 1
             for mark in timeline.marks[max(0, upTo - rows)..<upTo] {
                 let here = window.column(of: mark.at, columns: columns, now: now) == cursorColumn
-                putLine([(TimeText.clock(mark.at, utcOffsetSeconds: offset) + " ", CellStyle(here ? .accent : .dim, bold: here)),
-                         (g.mark(mark.kind) + " ", CellStyle(markRole(mark.kind), bold: true)),
-                         (Redaction.scrub(mark.text), CellStyle(here ? .normal : .dim, bold: here))],
-                        x: x0, y: y, width: inner.width - 1, &grid)
+                putLine(
+                    [
+                        (
+                            TimeText.clock(mark.at, utcOffsetSeconds: offset) + " ",
+                            CellStyle(here ? .accent : .dim, bold: here)
+                        ),
+                        (g.mark(mark.kind) + " ", CellStyle(markRole(mark.kind), bold: true)),
+                        (Redaction.scrub(mark.text), CellStyle(here ? .normal : .dim, bold: here)),
+                    ],
+                    x: x0, y: y, width: inner.width - 1, &grid)
                 y += 1
             }
         }
         if legendRow > inner.y + 8 {
             // As many entries as fit, whole.
-            let entries = ["\(g.close) close", "\(g.retry) retry", "\(g.networkLost)\(g.networkBack) network lost/back",
-                           "\(g.signin)\(g.signout) sign-in/out", "\(g.failed) refused", "\(g.full) most of a column",
-                           "\(g.part) part of it"]
+            let entries = [
+                "\(g.close) close", "\(g.retry) retry", "\(g.networkLost)\(g.networkBack) network lost/back",
+                "\(g.signin)\(g.signout) sign-in/out", "\(g.failed) refused", "\(g.full) most of a column",
+                "\(g.part) part of it",
+            ]
             var legend = ""
             for entry in entries {
                 let next = legend.isEmpty ? entry : legend + "  " + entry
@@ -247,7 +278,9 @@ extension Inspector {
 
     /// Seconds between labelled ticks: the first "round" step at least 10 columns wide.
     static func tickStep(_ scale: Double) -> Double {
-        let steps: [Double] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
+        let steps: [Double] = [
+            1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
+        ]
         return steps.first { $0 / scale >= 10 } ?? 86400 * 7
     }
 }

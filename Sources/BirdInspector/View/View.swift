@@ -9,7 +9,8 @@ extension Inspector {
         var grid = Grid(size: size)
         let layout = layout(model, size: size)
         if layout.tooSmall {
-            let notice = "enlarge the window to at least \(Layout.minimum.width)×\(Layout.minimum.height) (now \(size.width)×\(size.height)) · q quits"
+            let notice =
+                "enlarge the window to at least \(Layout.minimum.width)×\(Layout.minimum.height) (now \(size.width)×\(size.height)) · q quits"
             grid.put(DisplayWidth.truncate(notice, to: size.width), x: 0, y: 0, style: CellStyle(.warn, bold: true))
             return grid
         }

@@ -66,7 +66,8 @@ public final class BirdRealtime: Sendable {
     ///   ``PingError/connectionClosed`` when the connection ends first.
     public func ping(timeout: Duration = .seconds(5)) async throws(PingError) -> Duration {
         let core = self.core
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Duration, PingError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Duration, PingError>, Never>) in
             core.queue.async { core.requestPing(timeout: timeout, continuation) }
         }
         return try result.get()

@@ -16,9 +16,11 @@ public final class WebSocketTransport: Transport, @unchecked Sendable {
             url: configuration.url, headers: configuration.headers,
             connectTimeout: configuration.connectTimeout,
             caFile: configuration.caFile)
-        client = WebSocketClient(configuration: wsConfiguration, queue: queue, onEvents: { events in
-            onEvents(events.map(Self.translate))
-        })
+        client = WebSocketClient(
+            configuration: wsConfiguration, queue: queue,
+            onEvents: { events in
+                onEvents(events.map(Self.translate))
+            })
     }
 
     /// A ``TransportFactory`` making WebSocket transports.

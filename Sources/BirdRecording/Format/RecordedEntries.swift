@@ -34,7 +34,8 @@ public struct AuthRecord: Sendable, Equatable {
     public var ms: Int
 
     /// A record.
-    public init(kind: Kind, endpoint: String, channel: String? = nil, status: Int? = nil, error: String? = nil, ms: Int) {
+    public init(kind: Kind, endpoint: String, channel: String? = nil, status: Int? = nil, error: String? = nil, ms: Int)
+    {
         self.kind = kind
         self.endpoint = endpoint
         self.channel = channel

@@ -23,7 +23,8 @@ public enum RecordingFormat {
     /// The types of the E lines (docs/PROTOCOL.md § Headless output, plus the inspector's `dropped`).
     public static let eventLineTypes: Set<String> = [
         "state", "retry", "subscribed", "subscription_error", "event", "members", "member_added", "member_removed",
-        "connection_count", "signin", "signin_error", "error", "sent", "command_error", "dropped", "network", "endpoint",
+        "connection_count", "signin", "signin_error", "error", "sent", "command_error", "dropped", "network",
+        "endpoint",
         "rtt", "scenario",
     ]
 
@@ -46,6 +47,7 @@ public enum RecordingFormat {
         }
         guard let brace = bytes.firstIndex(of: UInt8(ascii: "{")) else { return text }
         let rest = String(decoding: bytes[(brace + 1)...], as: UTF8.self)
-        return String(decoding: bytes[...brace], as: UTF8.self) + "\"ts\":" + stamp + (members.isEmpty ? "" : ",") + rest
+        return String(decoding: bytes[...brace], as: UTF8.self) + "\"ts\":" + stamp + (members.isEmpty ? "" : ",")
+            + rest
     }
 }

@@ -38,7 +38,8 @@ public enum RecordingWriter {
 
     /// An `auth` line: kind, endpoint (as recorded), channel, status or (redacted) error, ms.
     public static func auth(_ a: AuthRecord, at time: Date, monoMs: Double) -> String {
-        var f = head(at: time, monoMs: monoMs, type: "auth") + ",\"kind\":\"\(a.kind.rawValue)\",\"endpoint\":"
+        var f =
+            head(at: time, monoMs: monoMs, type: "auth") + ",\"kind\":\"\(a.kind.rawValue)\",\"endpoint\":"
             + Redaction.endpoint(a.endpoint).jsonQuoted
         if let ch = a.channel { f += ",\"channel\":" + ch.jsonQuoted }
         if let status = a.status { f += ",\"status\":\(status)" }

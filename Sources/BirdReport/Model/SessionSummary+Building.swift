@@ -206,7 +206,8 @@ struct SummaryBuilder {
             progress[i].summary.subscribedAtMs.append(now)
             if let start = progress[i].gapStart {
                 progress[i].summary.gaps.append(
-                    Gap(startMs: start, endMs: now, continuity: line.string("continuity"),
+                    Gap(
+                        startMs: start, endMs: now, continuity: line.string("continuity"),
                         missed: line.int("missed").flatMap { $0 >= 0 ? $0 : nil }))
                 progress[i].gapStart = nil
             }

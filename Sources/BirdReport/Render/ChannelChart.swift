@@ -32,7 +32,10 @@ enum ChannelChart {
             var title =
                 "not subscribed from \(ReportFormat.offset(gap.startMs)) to \(ReportFormat.offset(gap.endMs))"
                 + " (\(ReportFormat.duration(gap.durationMs)))"
-            title += gap.open ? ", still when the recording ended" : ": " + (gap.lossText ?? "events published then were not received")
+            title +=
+                gap.open
+                ? ", still when the recording ended"
+                : ": " + (gap.lossText ?? "events published then were not received")
             out +=
                 "<rect class=\"gap\" data-start-ms=\"\(ReportFormat.whole(gap.startMs))\" data-end-ms=\"\(ReportFormat.whole(gap.endMs))\""
             out +=

@@ -75,6 +75,8 @@ struct PresenceRoster: Sendable, Equatable {
     var presenceObject: JSONValue {
         var hash = JSONObject()
         for id in order { hash[id] = entries[id]?.info ?? .null }
-        return ["ids": .array(order.map { .string($0) }), "hash": .object(hash), "count": .number(JSONNumber(order.count))]
+        return [
+            "ids": .array(order.map { .string($0) }), "hash": .object(hash), "count": .number(JSONNumber(order.count)),
+        ]
     }
 }

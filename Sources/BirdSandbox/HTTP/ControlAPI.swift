@@ -64,7 +64,8 @@ struct ControlAPI {
         case ("GET", 0):
             return Outcome(
                 response: .json(
-                    200, "{\"calls\":\(JSONValue.array(ControlAPI.calls.map { .string($0) }).description),\"ok\":true}"))
+                    200, "{\"calls\":\(JSONValue.array(ControlAPI.calls.map { .string($0) }).description),\"ok\":true}")
+            )
         case ("GET", 1) where route[0] == "connections":
             return Outcome(
                 response: .json(200, JSONValue.array(edge.connectionInfos().map(ControlAPI.json)).description))
@@ -177,7 +178,9 @@ struct ControlAPI {
             case (true, true):
                 throw ControlFieldError(message: "send takes text, or opcode and base64, not both")
             case (true, false):
-                guard !fields.has("opcode") else { throw ControlFieldError(message: "opcode goes with base64, not text") }
+                guard !fields.has("opcode") else {
+                    throw ControlFieldError(message: "opcode goes with base64, not text")
+                }
                 payload = Array(try fields.string("text", default: nil, maxBytes: Int.max).utf8)
                 binary = false
             case (false, true):
@@ -188,7 +191,8 @@ struct ControlAPI {
                 payload = Array(data)
                 let opcode = try fields.string("opcode", default: "binary", maxBytes: 16)
                 guard opcode == "text" || opcode == "binary" else {
-                    throw ControlFieldError(message: "opcode must be \"text\" or \"binary\", not \(ControlFields.show(.string(opcode)))")
+                    throw ControlFieldError(
+                        message: "opcode must be \"text\" or \"binary\", not \(ControlFields.show(.string(opcode)))")
                 }
                 binary = opcode == "binary"
             case (false, false):

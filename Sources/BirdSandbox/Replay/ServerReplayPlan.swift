@@ -100,7 +100,8 @@ public struct ServerReplayPlan: Sendable, Equatable {
     // MARK: Planning one segment
 
     private static func segment(
-        number: Int, start: ServerReplaySource.State, wires: [ServerReplaySource.Wire], end state: ServerReplaySource.State?,
+        number: Int, start: ServerReplaySource.State, wires: [ServerReplaySource.Wire],
+        end state: ServerReplaySource.State?,
         grace: Double, warnings: inout [String]
     ) -> ServerReplaySegment {
         var steps: [ServerReplayStep] = []

@@ -161,7 +161,8 @@ public struct ServerReplaySource: Sendable, Equatable {
         /// Takes one item; an error stops the reading at the end.
         mutating func take(_ item: RecordingItem) {
             guard failure == nil else { return }
-            if case .header = item {} else if let problem = unreadable {
+            if case .header = item {
+            } else if let problem = unreadable {
                 failure = ServerReplayError(problem.description)
                 return
             }
@@ -217,7 +218,8 @@ public struct ServerReplaySource: Sendable, Equatable {
                 return .state(
                     State(
                         mono: line.monoMs, line: line.number, previous: previous, current: current,
-                        cause: f.string("cause"), closeCode: f.int("close_code"), closeReason: f.string("close_reason")))
+                        cause: f.string("cause"), closeCode: f.int("close_code"), closeReason: f.string("close_reason"))
+                )
             default:
                 return nil  // other types: skipped by design
             }

@@ -197,7 +197,8 @@ public final class ScenarioRunner: Sendable {
             var reached = 0
             for _ in 0..<max(1, count) { reached = control.publish(channel: channel, event: event, data: data) }
             return count > 1
-                ? "\(count) × \(event) on \(channel), each reached \(reached)" : "\(event) on \(channel) reached \(reached)"
+                ? "\(count) × \(event) on \(channel), each reached \(reached)"
+                : "\(event) on \(channel) reached \(reached)"
         case .omitHandshakeId(let count):
             control.omitHandshakeId(count: count)
             return "the next \(count) handshake(s) carry no id"

@@ -64,8 +64,9 @@ final class ClientConnector: ChannelDelegate, @unchecked Sendable {
                     return
                 }
             }
-            let channel = SocketChannel(loop: loop, connectingTo: addresses, host: target.host, port: target.port,
-                                        tlsContext: tls, delegate: self)
+            let channel = SocketChannel(
+                loop: loop, connectingTo: addresses, host: target.host, port: target.port,
+                tlsContext: tls, delegate: self)
             self.channel = channel
             channel.start()
         }
@@ -95,9 +96,12 @@ final class ClientConnector: ChannelDelegate, @unchecked Sendable {
     func channelActive(_ channel: SocketChannel) {
         key = Handshake.randomKey()
         var request = "GET \(target.requestTarget) HTTP/1.1\r\nHost: \(target.hostHeader)\r\n"
-        request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        request +=
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         for (name, value) in configuration.headers.sorted(by: { $0.key < $1.key }) {
-            guard !name.contains("\r"), !name.contains("\n"), !value.contains("\r"), !value.contains("\n") else { continue }
+            guard !name.contains("\r"), !name.contains("\n"), !value.contains("\r"), !value.contains("\n") else {
+                continue
+            }
             request += "\(name): \(value)\r\n"
         }
         request += "\r\n"
@@ -131,7 +135,10 @@ final class ClientConnector: ChannelDelegate, @unchecked Sendable {
             fail(.handshakeInvalid("missing Connection: Upgrade"), local: false)
             return
         }
-        guard head.headers["Sec-WebSocket-Accept"]?.trimmingCharacters(in: .whitespaces) == Handshake.acceptValue(forKey: key) else {
+        guard
+            head.headers["Sec-WebSocket-Accept"]?.trimmingCharacters(in: .whitespaces)
+                == Handshake.acceptValue(forKey: key)
+        else {
             fail(.handshakeInvalid("Sec-WebSocket-Accept does not match"), local: false)
             return
         }
@@ -141,10 +148,11 @@ final class ClientConnector: ChannelDelegate, @unchecked Sendable {
         }
         done = true
         timer?.cancel()
-        let session = WebSocketSession(loop: loop, channel: channel, isClient: true,
-                                       maxMessageSize: configuration.maxMessageSize,
-                                       maxOutboundBytes: configuration.maxOutboundBytes,
-                                       closeTimeout: configuration.closeTimeout, sink: sink)
+        let session = WebSocketSession(
+            loop: loop, channel: channel, isClient: true,
+            maxMessageSize: configuration.maxMessageSize,
+            maxOutboundBytes: configuration.maxOutboundBytes,
+            closeTimeout: configuration.closeTimeout, sink: sink)
         self.session = session
         self.channel = nil
         onOpen?(session)

@@ -29,7 +29,9 @@ public enum HTTPClient {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(port == defaultPort ? hostPart : "\(hostPart):\(port)")\r\n"
         var hasLength = false
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            guard !name.contains("\r"), !name.contains("\n"), !value.contains("\r"), !value.contains("\n") else { continue }
+            guard !name.contains("\r"), !name.contains("\n"), !value.contains("\r"), !value.contains("\n") else {
+                continue
+            }
             if name.lowercased() == "connection" || name.lowercased() == "host" { continue }
             if name.lowercased() == "content-length" { hasLength = true }
             head += "\(name): \(value)\r\n"
@@ -41,8 +43,9 @@ public enum HTTPClient {
         var request = Array(head.utf8)
         request.append(contentsOf: body)
 
-        let exchange = HTTPExchange(host: host, port: port, secure: secure, caFile: caFile, request: request,
-                                    isHead: method.uppercased() == "HEAD", timeout: timeout)
+        let exchange = HTTPExchange(
+            host: host, port: port, secure: secure, caFile: caFile, request: request,
+            isHead: method.uppercased() == "HEAD", timeout: timeout)
         let result = await withCheckedContinuation { continuation in
             exchange.start { continuation.resume(returning: $0) }
         }
@@ -106,7 +109,8 @@ final class HTTPExchange: ChannelDelegate, @unchecked Sendable {
                     return
                 }
             }
-            let channel = SocketChannel(loop: loop, connectingTo: addresses, host: host, port: port, tlsContext: tls, delegate: self)
+            let channel = SocketChannel(
+                loop: loop, connectingTo: addresses, host: host, port: port, tlsContext: tls, delegate: self)
             self.channel = channel
             channel.start()
         }
@@ -140,7 +144,9 @@ final class HTTPExchange: ChannelDelegate, @unchecked Sendable {
         }
         parse(eof: true)
         if completion != nil {
-            complete(.failure(.httpMalformedResponse(head == nil ? "connection closed before the response" : "truncated body")))
+            complete(
+                .failure(
+                    .httpMalformedResponse(head == nil ? "connection closed before the response" : "truncated body")))
         }
     }
 

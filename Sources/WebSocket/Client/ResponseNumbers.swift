@@ -27,9 +27,12 @@ enum ResponseNumbers {
 
     /// A chunk-size line's hexadecimal size (extensions after `;` ignored), at most ``maxBody``.
     static func chunkSize(_ line: String) -> Result<Int, ResponseNumberError> {
-        let hex = (line.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "")
+        let hex =
+            (line.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "")
             .trimmingHTTPSpaces()
-        let isHex: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
+        let isHex: (UInt8) -> Bool = {
+            (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0)
+        }
         guard !hex.isEmpty, hex.utf8.allSatisfy(isHex) else { return .failure(.malformed) }
         let significant = hex.drop(while: { $0 == "0" })
         guard significant.utf8.count <= 15, let size = Int(hex, radix: 16) else { return .failure(.tooLarge) }

@@ -24,7 +24,9 @@ public final class WebSocketClient: @unchecked Sendable {
         public var caFile: String? = nil
 
         /// Creates a configuration.
-        public init(url: URL, headers: [String: String] = [:], connectTimeout: Duration = .seconds(10), caFile: String? = nil) {
+        public init(
+            url: URL, headers: [String: String] = [:], connectTimeout: Duration = .seconds(10), caFile: String? = nil
+        ) {
             self.url = url
             self.headers = headers
             self.connectTimeout = connectTimeout
@@ -48,7 +50,9 @@ public final class WebSocketClient: @unchecked Sendable {
     private var state: State = .idle
 
     /// Creates a client; nothing happens until `connect()`.
-    public init(configuration: Configuration, queue: DispatchQueue, onEvent: @escaping @Sendable (WebSocketEvent) -> Void) {
+    public init(
+        configuration: Configuration, queue: DispatchQueue, onEvent: @escaping @Sendable (WebSocketEvent) -> Void
+    ) {
         self.configuration = configuration
         self.queue = queue
         self.onEvents = { events in
@@ -59,7 +63,9 @@ public final class WebSocketClient: @unchecked Sendable {
     /// Creates a client that reports events in batches: each call of `onEvents` carries, in
     /// order, what one socket read produced (one queue hop per batch). Nothing happens until
     /// `connect()`.
-    public init(configuration: Configuration, queue: DispatchQueue, onEvents: @escaping @Sendable ([WebSocketEvent]) -> Void) {
+    public init(
+        configuration: Configuration, queue: DispatchQueue, onEvents: @escaping @Sendable ([WebSocketEvent]) -> Void
+    ) {
         self.configuration = configuration
         self.queue = queue
         self.onEvents = onEvents
@@ -196,6 +202,7 @@ public final class WebSocketClient: @unchecked Sendable {
         if let query = url.query(percentEncoded: true) { path += "?" + query }
         let hostPart = host.contains(":") ? "[\(host)]" : host
         let hostHeader = port == defaultPort ? hostPart : "\(hostPart):\(port)"
-        return .success(ClientConnector.Target(host: host, port: port, secure: secure, requestTarget: path, hostHeader: hostHeader))
+        return .success(
+            ClientConnector.Target(host: host, port: port, secure: secure, requestTarget: path, hostHeader: hostHeader))
     }
 }

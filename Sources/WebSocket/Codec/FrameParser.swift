@@ -105,7 +105,8 @@ public struct FrameParser: Sendable {
         if masked { headerLength += 4 }
         guard available >= headerLength + length else { return nil }
         return Header(
-            fin: fin, opcode: opcode, length: headerLength, payloadLength: length, maskOffset: masked ? maskOffset : nil)
+            fin: fin, opcode: opcode, length: headerLength, payloadLength: length, maskOffset: masked ? maskOffset : nil
+        )
     }
 
     /// Returns the next complete frame, nil when more bytes are needed, or throws on a violation.

@@ -56,7 +56,9 @@ public struct MessageAssembler: Sendable {
 
     /// Decodes and validates a close frame's payload: empty → 1005; one byte → error; a code
     /// that may not appear on the wire → error; a reason that is not UTF-8 → `.invalidUTF8`.
-    public static func parseClosePayload(_ payload: [UInt8]) throws(WebSocketProtocolError) -> (code: UInt16, reason: String) {
+    public static func parseClosePayload(_ payload: [UInt8]) throws(WebSocketProtocolError) -> (
+        code: UInt16, reason: String
+    ) {
         if payload.isEmpty { return (1005, "") }
         if payload.count == 1 { throw .invalidClosePayload }
         let code = UInt16(payload[0]) << 8 | UInt16(payload[1])

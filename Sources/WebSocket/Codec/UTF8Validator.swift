@@ -16,7 +16,9 @@ struct UTF8Validator: Sendable {
         while i < count {
             if remaining == 0 {
                 // ASCII fast path, eight bytes at a time.
-                while i + 8 <= count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                while i + 8 <= count,
+                    base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
                     i += 8
                 }
                 guard i < count else { break }

@@ -58,7 +58,9 @@ struct HTTPHead {
         var length: Int?
         for field in lengths {
             for item in field.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let n = parseLength(item.trimmingHTTPWhitespace()) else { return .invalid("invalid Content-Length") }
+                guard let n = parseLength(item.trimmingHTTPWhitespace()) else {
+                    return .invalid("invalid Content-Length")
+                }
                 if let length, length != n { return .invalid("conflicting Content-Length values") }
                 length = n
             }

@@ -16,7 +16,9 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String
 
     /// Creates a request; `path` and `query` are derived from `target`.
-    public init(method: String, target: String, headers: HTTPHeaders = .init(), body: [UInt8] = [], remoteAddress: String = "") {
+    public init(
+        method: String, target: String, headers: HTTPHeaders = .init(), body: [UInt8] = [], remoteAddress: String = ""
+    ) {
         self.method = method
         self.target = target
         self.headers = headers

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Holds back the loop wake-ups of the sends one thread makes while it runs a body of code

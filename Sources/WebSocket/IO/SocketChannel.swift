@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Receives what happens on a `SocketChannel` (on the loop thread).
@@ -41,7 +41,10 @@ final class SocketChannel: LoopHandler {
     private var drainTimer: EventLoop.Timer?
 
     /// Starts connecting to `addresses` in order; TLS with `tlsContext` when given.
-    init(loop: EventLoop, connectingTo addresses: [SocketAddress], host: String, port: Int, tlsContext: TLSContext?, delegate: ChannelDelegate) {
+    init(
+        loop: EventLoop, connectingTo addresses: [SocketAddress], host: String, port: Int, tlsContext: TLSContext?,
+        delegate: ChannelDelegate
+    ) {
         self.loop = loop
         self.host = host
         self.port = port
@@ -87,7 +90,9 @@ final class SocketChannel: LoopHandler {
     private func tryNextAddress() {
         while !addresses.isEmpty {
             let address = addresses.removeFirst()
-            let s = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let s = socket(
+                address.family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard s >= 0 else {
                 lastConnectErrno = errno
                 continue

@@ -23,7 +23,8 @@ final class TLSContext: @unchecked Sendable {
         }
         let context = TLSContext(ctx: ctx)
         _ = bird_SSL_CTX_set_min_proto_version(ctx, bird_TLS1_2_VERSION())
-        _ = bird_SSL_CTX_set_mode(ctx, bird_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER() | bird_SSL_MODE_ENABLE_PARTIAL_WRITE())
+        _ = bird_SSL_CTX_set_mode(
+            ctx, bird_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER() | bird_SSL_MODE_ENABLE_PARTIAL_WRITE())
         SSL_CTX_set_verify(ctx, bird_SSL_VERIFY_PEER(), nil)
         _ = SSL_CTX_set_default_verify_paths(ctx)
         if let caFile {
@@ -42,12 +43,14 @@ final class TLSContext: @unchecked Sendable {
         }
         let context = TLSContext(ctx: ctx)
         _ = bird_SSL_CTX_set_min_proto_version(ctx, bird_TLS1_2_VERSION())
-        _ = bird_SSL_CTX_set_mode(ctx, bird_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER() | bird_SSL_MODE_ENABLE_PARTIAL_WRITE())
+        _ = bird_SSL_CTX_set_mode(
+            ctx, bird_SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER() | bird_SSL_MODE_ENABLE_PARTIAL_WRITE())
         guard SSL_CTX_use_certificate_chain_file(ctx, certificateFile) == 1 else {
             return .failure(.tls(host: "", reason: "cannot load certificate \(certificateFile): \(lastError())"))
         }
         guard SSL_CTX_use_PrivateKey_file(ctx, privateKeyFile, bird_SSL_FILETYPE_PEM()) == 1,
-              SSL_CTX_check_private_key(ctx) == 1 else {
+            SSL_CTX_check_private_key(ctx) == 1
+        else {
             return .failure(.tls(host: "", reason: "cannot load private key \(privateKeyFile): \(lastError())"))
         }
         return .success(context)
@@ -142,7 +145,9 @@ final class TLSSession {
                 }
             }
             if err == SSL_ERROR_SYSCALL && ERR_peek_error() == 0 {
-                if savedErrno == 0 || !handshake { return savedErrno == 0 ? .closed : .failed(Posix.errorString(savedErrno)) }
+                if savedErrno == 0 || !handshake {
+                    return savedErrno == 0 ? .closed : .failed(Posix.errorString(savedErrno))
+                }
                 return .failed(Posix.errorString(savedErrno))
             }
             if !handshake, ERR_peek_error() != 0 {

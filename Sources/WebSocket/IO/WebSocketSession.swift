@@ -36,8 +36,10 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
     private var sendsOpen = true
     private var closeRequested = false
 
-    init(loop: EventLoop, channel: SocketChannel, isClient: Bool, maxMessageSize: Int, maxOutboundBytes: Int,
-         closeTimeout: Duration, sink: EventSink) {
+    init(
+        loop: EventLoop, channel: SocketChannel, isClient: Bool, maxMessageSize: Int, maxOutboundBytes: Int,
+        closeTimeout: Duration, sink: EventSink
+    ) {
         self.loop = loop
         self.channel = channel
         self.isClient = isClient
@@ -153,8 +155,10 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
             writeFromLoop(FrameEncoder.encodeFrame(.close, payload, masked: isClient), closing: true)
         }
         channel.closeAfterFlush()
-        finish(WebSocketCloseInfo(code: error.closeCode, reason: error.description, initiatedLocally: true,
-                                  error: .protocolViolation(error)))
+        finish(
+            WebSocketCloseInfo(
+                code: error.closeCode, reason: error.description, initiatedLocally: true,
+                error: .protocolViolation(error)))
     }
 
     private func finish(_ info: WebSocketCloseInfo) {
@@ -234,7 +238,8 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
         sendsOpen = false
         closeRequested = true
         // A code that may not appear on the wire (e.g. 1005, 1006) is sent as "no status".
-        let payload = MessageAssembler.isValidWireCloseCode(code) ? FrameEncoder.closePayload(code: code, reason: reason) : []
+        let payload =
+            MessageAssembler.isValidWireCloseCode(code) ? FrameEncoder.closePayload(code: code, reason: reason) : []
         enqueueLocked(FrameEncoder.encodeFrame(.close, payload, masked: isClient))
     }
 
@@ -263,7 +268,9 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
             pending.append(UInt8(count & 0xFF))
         } else {
             pending.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8((UInt64(count) >> UInt64(shift)) & 0xFF)) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                pending.append(UInt8((UInt64(count) >> UInt64(shift)) & 0xFF))
+            }
         }
         pending.append(contentsOf: text.utf8)
         scheduleFlushLocked()

@@ -145,7 +145,8 @@ final class ServerHTTPConnection: ChannelDelegate, @unchecked Sendable {
                 case .none: length = 0
                 case .length(let n): length = n
                 case .transferEncoded:
-                    refuseFromHead(.text(411, "send the body with Content-Length (chunked request bodies are not supported)\n"))
+                    refuseFromHead(
+                        .text(411, "send the body with Content-Length (chunked request bodies are not supported)\n"))
                     return
                 case .invalid(let problem):
                     refuseFromHead(.text(400, problem + "\n"))
@@ -156,8 +157,9 @@ final class ServerHTTPConnection: ChannelDelegate, @unchecked Sendable {
                     finish()
                     return
                 }
-                let request = HTTPRequest(method: String(parts[0]), target: String(parts[1]), headers: head.headers,
-                                          remoteAddress: remoteAddress)
+                let request = HTTPRequest(
+                    method: String(parts[0]), target: String(parts[1]), headers: head.headers,
+                    remoteAddress: remoteAddress)
                 let maxBody: Int
                 switch server.decide(head: request) {
                 case .respond(let response):
@@ -195,7 +197,8 @@ final class ServerHTTPConnection: ChannelDelegate, @unchecked Sendable {
     private func dispatch(_ request: HTTPRequest, version: String) {
         state = .waiting
         channel.setReading(false)
-        if request.headers.contains(name: "Upgrade", token: "websocket") || request.headers["Sec-WebSocket-Key"] != nil {
+        if request.headers.contains(name: "Upgrade", token: "websocket") || request.headers["Sec-WebSocket-Key"] != nil
+        {
             if let problem = Self.upgradeProblem(request) {
                 var response = HTTPResponse.text(400, problem + "\n")
                 response.headers.add(name: "Sec-WebSocket-Version", value: "13")
@@ -270,7 +273,9 @@ final class ServerHTTPConnection: ChannelDelegate, @unchecked Sendable {
         if request.headers["Sec-WebSocket-Version"]?.trimmingCharacters(in: .whitespaces) != "13" {
             return "unsupported Sec-WebSocket-Version (13 required)"
         }
-        guard let key = request.headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces), Handshake.isValidKey(key) else {
+        guard let key = request.headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces),
+            Handshake.isValidKey(key)
+        else {
             return "missing or invalid Sec-WebSocket-Key"
         }
         return nil

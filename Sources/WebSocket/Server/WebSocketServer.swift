@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A WebSocket server (RFC 6455) that also answers plain HTTP requests on the same port.
@@ -219,7 +219,9 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         var lastError = "no address"
         for address in addresses {
-            let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(
+                address.family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else {
                 lastError = Posix.errorString()
                 continue
@@ -248,9 +250,12 @@ public final class WebSocketServer: @unchecked Sendable {
     private func installListener(fd: Int32, loop: EventLoop) {
         let state = self.state
         let cap = max(1, configuration.maxHTTPConnections)
-        let listener = Listener(fd: fd, loop: loop, canAccept: { [weak state] in
-            (state?.httpConnections.count ?? 0) < cap
-        }) { [weak self] fd in
+        let listener = Listener(
+            fd: fd, loop: loop,
+            canAccept: { [weak state] in
+                (state?.httpConnections.count ?? 0) < cap
+            }
+        ) { [weak self] fd in
             if let self { self.accepted(fd) } else { close(fd) }
         }
         let counters = self.counters
@@ -335,21 +340,26 @@ public final class WebSocketServer: @unchecked Sendable {
                 return
             }
             let http = box.value
-            let connection = WebSocketServerConnection(id: http.id, request: request, loop: loop, makeSession: { sink in
-                WebSocketSession(loop: loop, channel: http.channel, isClient: false,
-                                 maxMessageSize: configuration.maxMessageSize,
-                                 maxOutboundBytes: configuration.maxOutboundBytes,
-                                 closeTimeout: configuration.closeTimeout, sink: sink)
-            }, queue: queue)
+            let connection = WebSocketServerConnection(
+                id: http.id, request: request, loop: loop,
+                makeSession: { sink in
+                    WebSocketSession(
+                        loop: loop, channel: http.channel, isClient: false,
+                        maxMessageSize: configuration.maxMessageSize,
+                        maxOutboundBytes: configuration.maxOutboundBytes,
+                        closeTimeout: configuration.closeTimeout, sink: sink)
+                }, queue: queue)
             let session = connection.session
             let flow = InboundFlow(
                 session: session, queue: queue, limit: configuration.maxInboundBytesInFlight, counters: counters)
             connection.flow = flow
             let key = request.headers["Sec-WebSocket-Key"]?.trimmingCharacters(in: .whitespaces) ?? ""
-            let accept = HTTPResponse(status: 101, headers: HTTPHeaders([
-                ("Upgrade", "websocket"), ("Connection", "Upgrade"),
-                ("Sec-WebSocket-Accept", Handshake.acceptValue(forKey: key)),
-            ]))
+            let accept = HTTPResponse(
+                status: 101,
+                headers: HTTPHeaders([
+                    ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+                    ("Sec-WebSocket-Accept", Handshake.acceptValue(forKey: key)),
+                ]))
             loop.execute {
                 guard http.channel.phase == .active else {
                     http.channel.close()

@@ -43,7 +43,10 @@ public final class WebSocketServerConnection: @unchecked Sendable {
         }
     }
 
-    init(id: Int, request: HTTPRequest, loop: EventLoop, makeSession: (EventSink) -> WebSocketSession, queue: DispatchQueue) {
+    init(
+        id: Int, request: HTTPRequest, loop: EventLoop, makeSession: (EventSink) -> WebSocketSession,
+        queue: DispatchQueue
+    ) {
         self.id = id
         self.remoteAddress = request.remoteAddress
         self.request = request

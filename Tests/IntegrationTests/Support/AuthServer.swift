@@ -76,13 +76,21 @@ final class AuthServer: @unchecked Sendable {
         }
         var answer: [String: JSONValue] = [:]
         if channel.hasPrefix("presence-") {
-            let identity = JSONValue.object(["member_id": "auth-server", "member_info": ["name": "auth-server"]]).description
-            answer["auth"] = .string(Signature.auth(appKey: appKey, secret: appSecret, string:
-                Signature.presenceChannelString(connectionId: connectionId, channel: channel, memberData: identity)))
+            let identity = JSONValue.object(["member_id": "auth-server", "member_info": ["name": "auth-server"]])
+                .description
+            answer["auth"] = .string(
+                Signature.auth(
+                    appKey: appKey, secret: appSecret,
+                    string:
+                        Signature.presenceChannelString(
+                            connectionId: connectionId, channel: channel, memberData: identity)))
             answer["member_data"] = .string(identity)
         } else {
-            answer["auth"] = .string(Signature.auth(appKey: appKey, secret: appSecret, string:
-                Signature.privateChannelString(connectionId: connectionId, channel: channel)))
+            answer["auth"] = .string(
+                Signature.auth(
+                    appKey: appKey, secret: appSecret,
+                    string:
+                        Signature.privateChannelString(connectionId: connectionId, channel: channel)))
         }
         respond(.json(200, JSONValue.object(JSONObject(answer)).description))
     }

@@ -88,8 +88,10 @@ final class ClientFixture: @unchecked Sendable {
         other except: String? = nil, within seconds: Double = 15, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> String? {
         var id: String?
-        let ok = await eventually("client connected (other than \(except ?? "-")); states \(recorder.states)",
-                                  within: seconds, sourceLocation: sourceLocation) {
+        let ok = await eventually(
+            "client connected (other than \(except ?? "-")); states \(recorder.states)",
+            within: seconds, sourceLocation: sourceLocation
+        ) {
             id = bird.connectionId
             return bird.connectionState == .connected && id != nil && id != except
         }
@@ -101,8 +103,10 @@ final class ClientFixture: @unchecked Sendable {
     func subscribed(_ names: [String], within seconds: Double = 15, sourceLocation: SourceLocation = #_sourceLocation)
         async -> Bool
     {
-        await eventually("subscribed: \(names.filter { bird.channel(named: $0)?.subscribed != true })",
-                         within: seconds, sourceLocation: sourceLocation) {
+        await eventually(
+            "subscribed: \(names.filter { bird.channel(named: $0)?.subscribed != true })",
+            within: seconds, sourceLocation: sourceLocation
+        ) {
             names.allSatisfy { bird.channel(named: $0)?.subscribed == true }
         }
     }
@@ -138,9 +142,10 @@ final class AuthLog: @unchecked Sendable {
     var performer: AuthHTTPPerformer {
         { [entries, base] request in
             let fields = AuthLog.fields(request.bodyText)
-            var entry = Entry(url: request.url.absoluteString,
-                              connectionId: fields["connection_id"] ?? fields["socket_id"],
-                              channel: fields["channel_name"], headers: request.headers)
+            var entry = Entry(
+                url: request.url.absoluteString,
+                connectionId: fields["connection_id"] ?? fields["socket_id"],
+                channel: fields["channel_name"], headers: request.headers)
             do {
                 let response = try await base(request)
                 entry.status = response.status

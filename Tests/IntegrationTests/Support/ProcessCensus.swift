@@ -10,9 +10,10 @@ enum ProcessCensus {
     /// Every open descriptor as "fd → target", for messages.
     static var descriptorTargets: Set<String> {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return Set(fds.map { fd in
-            "\(fd) → \((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?")"
-        })
+        return Set(
+            fds.map { fd in
+                "\(fd) → \((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?")"
+            })
     }
 
     /// Threads (/proc/self/task).
@@ -26,7 +27,8 @@ enum ProcessCensus {
         var inodes = Set<String>()
         for fd in fds {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
-                  target.hasPrefix("socket:[") else { continue }
+                target.hasPrefix("socket:[")
+            else { continue }
             inodes.insert(String(target.dropFirst(8).dropLast()))
         }
         return inodes

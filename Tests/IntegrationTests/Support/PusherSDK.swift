@@ -62,7 +62,8 @@ enum PusherSDK {
         do {
             return try JSONValue(parsing: line)
         } catch {
-            Issue.record("pusher SDK call \(mode) printed JSON we cannot read: \(error)", sourceLocation: sourceLocation)
+            Issue.record(
+                "pusher SDK call \(mode) printed JSON we cannot read: \(error)", sourceLocation: sourceLocation)
             return nil
         }
     }

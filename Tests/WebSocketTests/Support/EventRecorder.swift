@@ -44,7 +44,8 @@ final class EventRecorder: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(5))
         }
         if condition(events) { return true }
-        Issue.record("timed out after \(seconds) s waiting for \(what()); events \(events)", sourceLocation: sourceLocation)
+        Issue.record(
+            "timed out after \(seconds) s waiting for \(what()); events \(events)", sourceLocation: sourceLocation)
         return false
     }
 
@@ -55,7 +56,9 @@ final class EventRecorder: @unchecked Sendable {
         return isOpen
     }
 
-    func waitClosed(seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async -> WebSocketCloseInfo? {
+    func waitClosed(seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async
+        -> WebSocketCloseInfo?
+    {
         await wait(seconds: seconds, for: "closed", sourceLocation: sourceLocation) {
             $0.contains { if case .closed = $0 { true } else { false } }
         }

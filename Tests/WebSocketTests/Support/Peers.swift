@@ -81,7 +81,9 @@ final class PeerProcess: @unchecked Sendable {
             return !process.isRunning
         }
         if found == nil {
-            for line in Self.completeLines(stdout) where line.hasPrefix(prefix) { found = String(line.dropFirst(prefix.count)) }
+            for line in Self.completeLines(stdout) where line.hasPrefix(prefix) {
+                found = String(line.dropFirst(prefix.count))
+            }
         }
         return found
     }
@@ -128,12 +130,14 @@ final class PythonServer {
 /// Runs Peers/ws_client.py against `url`; returns its JSON result.
 func runPythonClient(url: String, scenario: String, extra: [String] = []) async throws -> [String: Any]? {
     guard let python = PythonPeer.interpreter() else { return nil }
-    let peer = try PeerProcess(executable: python,
-                               arguments: [Peers.scriptsDirectory.appendingPathComponent("ws_client.py").path, url, scenario] + extra)
+    let peer = try PeerProcess(
+        executable: python,
+        arguments: [Peers.scriptsDirectory.appendingPathComponent("ws_client.py").path, url, scenario] + extra)
     let out = await peer.waitForExit(seconds: 40)
     peer.stop()
     guard let line = out.split(separator: "\n").last,
-          let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+        let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    else {
         Issue.record("python client produced no result; stderr: \(peer.stderr.suffix(2000))")
         return nil
     }

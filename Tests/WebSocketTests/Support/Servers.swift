@@ -58,9 +58,13 @@ final class EchoServer: @unchecked Sendable {
     /// (its command ran on the server's queue and what that queued on the socket's loop ran):
     /// a barrier instead of a sleep.
     func processed(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async {
-        guard await eventually("the server received \(text)", sourceLocation: sourceLocation, {
-            allEvents.contains(.text(text))
-        }) else { return }
+        guard
+            await eventually(
+                "the server received \(text)", sourceLocation: sourceLocation,
+                {
+                    allEvents.contains(.text(text))
+                })
+        else { return }
         queue.sync {}
         connections.get().values.first?.session.loop.executeAndWait {}
     }
