@@ -106,7 +106,10 @@ final class ChildProcess: @unchecked Sendable {
         return process.isRunning ? nil : process.terminationStatus
     }
 
-    func send(_ signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+    /// Sends `signal` to the child while it runs (never to pid 0, which would be this process group).
+    func send(_ signal: Int32) {
+        if process.isRunning, process.processIdentifier > 0 { Foundation.kill(process.processIdentifier, signal) }
+    }
 
     /// Kills the process if it still runs (cleanup).
     func kill() {

@@ -39,7 +39,8 @@ public final class PythonEdge {
 
     /// Kills the process and removes the script.
     public func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        // Only a running child: an exited one's pid may belong to another process by now.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: script)
     }
