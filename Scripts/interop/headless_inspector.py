@@ -642,10 +642,10 @@ section("encrypted channels", section_encrypted)
 def section_continuity():
     rec = os.path.join(TMP, "continuity.jsonl")
     script = ("wait subscribed demo-orders\n"
-              "wait state unavailable 10\nwait subscribed demo-orders 15\n"
-              "wait state unavailable 20\nwait subscribed demo-orders 15\n"
+              "wait state unavailable 10\nwait subscribed demo-orders 30\n"
+              "wait state unavailable 45\nwait subscribed demo-orders 30\n"
               "wait event demo-orders while-down 15\nquit\n")
-    p, lines = run(["--sandbox", "--jsonl", "--scenario", "outage-publish", "--record", rec], script, timeout=60)
+    p, lines = run(["--sandbox", "--jsonl", "--scenario", "outage-publish", "--record", rec], script, timeout=120)
     orders = [l for l in lines if l.get("channel") == "demo-orders" and l.get("type") in ("subscribed", "event")]
     subs = [i for i, l in enumerate(orders) if l["type"] == "subscribed"]
     outcomes = [orders[i].get("continuity") for i in subs]

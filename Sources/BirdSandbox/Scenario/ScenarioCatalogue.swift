@@ -60,8 +60,9 @@ public enum ScenarioCatalogue {
                 .init(
                     after: .fixed(0.5),
                     .publish(channel: "demo-orders", event: "while-down", data: ["part": 1], count: 5)),
+                // 30 s apart: even a long backoff after the first outage ends before the second.
                 .init(
-                    after: .fixed(10),
+                    after: .fixed(30),
                     .restart(code: CloseCode.edgeRestarting, reason: "edge restarting", downSeconds: 3)),
                 .init(
                     after: .fixed(0.5),
