@@ -11,19 +11,6 @@ import Testing
 
 @Suite("The client's callbacks as the inspector's messages (ClientFeed)")
 struct ClientFeedTests {
-    /// Feeds one library activity through `ClientFeed` and `update`, as LiveSession does.
-    func feed(
-        _ h: inout Harness, _ activity: ClientActivity, at seconds: Double,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        guard case .client(let event)? = ClientFeed.item(activity, recording: false) else {
-            Issue.record("\(activity) gave no client event", sourceLocation: sourceLocation)
-            return
-        }
-        h.client(event, at: seconds)
-    }
-
-    func connectionText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).connection)) }
 
     @Test("a server close with its code, then a retry: the Connection pane shows both")
     func serverCloseAndRetry() {

@@ -15,20 +15,6 @@ struct NetworkEndpointTests {
         generation: 1)
     let none = NetworkPath(defaultRoutes: [], generation: 2)
 
-    /// Feeds one library activity through `ClientFeed` and `update`, as LiveSession does.
-    func feed(
-        _ h: inout Harness, _ activity: ClientActivity, at seconds: Double,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        guard case .client(let event)? = ClientFeed.item(activity, recording: false) else {
-            Issue.record("\(activity) gave no client event", sourceLocation: sourceLocation)
-            return
-        }
-        h.client(event, at: seconds)
-    }
-
-    func connectionText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).connection)) }
-
     func connected(_ h: inout Harness) {
         feed(&h, .stateChange(StateChange(previous: .initialized, current: .connecting, cause: .start)), at: 0)
         feed(

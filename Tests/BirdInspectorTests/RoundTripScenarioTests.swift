@@ -10,7 +10,6 @@ import Testing
 
 @Suite("Round-trip times and scenario steps in the inspector (issue 17)")
 struct RoundTripScenarioTests {
-    func connectionText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).connection)) }
 
     func connected(_ h: inout Harness) {
         h.client(.stateChanged(StateChangeRecord(previous: .initialized, current: .connecting, cause: .started)), at: 0)

@@ -1,9 +1,25 @@
 // Helpers for the inspector's tests: scripted models and grid assertions.
 
+import BirdRealtime
 import Foundation
 import Testing
 
 @testable import BirdInspector
+
+/// Feeds one library activity through `ClientFeed` and `update`, as LiveSession does.
+func feed(
+    _ h: inout Harness, _ activity: ClientActivity, at seconds: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard case .client(let event)? = ClientFeed.item(activity, recording: false) else {
+        Issue.record("\(activity) gave no client event", sourceLocation: sourceLocation)
+        return
+    }
+    h.client(event, at: seconds)
+}
+
+/// The Connection pane's text, rows joined.
+func connectionText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).connection)) }
 
 /// A fixed start time: 2023-11-14T22:13:20Z.
 let t0 = Date(timeIntervalSince1970: 1_700_000_000)
