@@ -13,6 +13,7 @@ final class PeerProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var output = Data()
     private var stderrData = Data()
+    private var stdoutEnded = false
 
     init(executable: String, arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -21,23 +22,35 @@ final class PeerProcess: @unchecked Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        Self.pump(out.fileHandleForReading) { [weak self] data in
-            guard let self else { return }
-            self.lock.lock()
-            self.output.append(data)
-            self.lock.unlock()
-        }
-        Self.pump(err.fileHandleForReading) { [weak self] data in
-            guard let self else { return }
-            self.lock.lock()
-            self.stderrData.append(data)
-            self.lock.unlock()
-        }
+        Self.pump(
+            out.fileHandleForReading,
+            { [weak self] data in
+                guard let self else { return }
+                self.lock.lock()
+                self.output.append(data)
+                self.lock.unlock()
+            },
+            atEnd: { [weak self] in
+                guard let self else { return }
+                self.lock.lock()
+                self.stdoutEnded = true
+                self.lock.unlock()
+            })
+        Self.pump(
+            err.fileHandleForReading,
+            { [weak self] data in
+                guard let self else { return }
+                self.lock.lock()
+                self.stderrData.append(data)
+                self.lock.unlock()
+            }, atEnd: {})
         try process.run()
     }
 
-    /// Reads `handle` on its own thread until EOF.
-    private static func pump(_ handle: FileHandle, _ sink: @escaping @Sendable (Data) -> Void) {
+    /// Reads `handle` on its own thread until EOF, then calls `atEnd`.
+    private static func pump(
+        _ handle: FileHandle, _ sink: @escaping @Sendable (Data) -> Void, atEnd: @escaping @Sendable () -> Void
+    ) {
         let fd = handle.fileDescriptor
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -47,6 +60,7 @@ final class PeerProcess: @unchecked Sendable {
                 sink(Data(buffer[0..<n]))
             }
             _ = handle  // keep the handle (and its descriptor) open while reading
+            atEnd()
         }
         thread.start()
     }
@@ -55,6 +69,13 @@ final class PeerProcess: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Whether everything the process wrote to stdout has been read (EOF seen).
+    var stdoutComplete: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stdoutEnded
     }
 
     var stderr: String {
@@ -88,10 +109,9 @@ final class PeerProcess: @unchecked Sendable {
         return found
     }
 
-    /// Waits for the process to exit; returns its stdout.
+    /// Waits for the process to exit and its stdout to be read to the end; returns its stdout.
     func waitForExit(seconds: Double = 30) async -> String {
-        _ = await eventually(seconds: seconds) { !process.isRunning }
-        try? await Task.sleep(for: .milliseconds(50))
+        _ = await eventually(seconds: seconds) { !process.isRunning && stdoutComplete }
         return stdout
     }
 
