@@ -127,8 +127,11 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
         }
         // Playback time moves on every turn (≤ 10 ms steps), so entries land close to their offsets.
         messages.append(.tick(now: Date()))
-        while !messages.isEmpty {
-            let message = messages.removeFirst()
+        // An export's answer is appended and handled in the same turn.
+        var next = 0
+        while next < messages.count {
+            let message = messages[next]
+            next += 1
             for command in Inspector.update(&model, message) {
                 if command == .quit { return 0 }
                 // Export and copy work on a replay too; nothing else leaves the core.

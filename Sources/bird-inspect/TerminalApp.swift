@@ -116,8 +116,11 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
             messages.append(.tick(now: after))
             lastTick = after
         }
-        while !messages.isEmpty {
-            let message = messages.removeFirst()
+        // An export's answer is appended and handled in the same turn.
+        var next = 0
+        while next < messages.count {
+            let message = messages[next]
+            next += 1
             for command in Inspector.update(&model, message) {
                 if command == .quit { return 0 }
                 if ShareEffects.handles(command) {
