@@ -245,6 +245,37 @@ struct FindKeepShareTests {
         #expect(h.model.flash?.text.hasPrefix("copy: entry is 1100") == true)
     }
 
+    @Test("the filter's and the search's matches are kept as entries arrive and leave the log, and equal a full scan")
+    func matchCache() {
+        var h = Harness(size: Size(width: 120, height: 40), logSize: 50)
+        h.connectAndSubscribe()
+        h.type("/ch:chat /\"n\":[0-9]*[05],/\n")
+        #expect(h.model.mode == .normal)
+        h.type("f\"n\":1\n")
+        func scan(_ q: LogQuery) -> [Int] {
+            let log = h.model.log
+            return (log.firstSeq...log.lastSeq).filter { log.entry(seq: $0).map(q.matches) == true }
+        }
+        for round in 0..<4 {
+            h.events(40, from: 10 + Double(round) * 10)
+            h.client(.event(ChannelEventRecord(channel: "presence-room", event: "client-x", data: #"{"n":5}"#)), at: 20)
+            #expect(h.model.find.filterHits.isCurrent(for: h.model.filterQuery, h.model.log))
+            #expect(Inspector.visibleSeqs(h.model) == scan(h.model.filterQuery), "round \(round)")
+            if let search = h.model.find.search {
+                let hits = scan(search)
+                #expect(!hits.isEmpty)
+                let log = h.model.log
+                #expect((log.firstSeq...log.lastSeq).filter { Inspector.isSearchMatch($0, h.model) } == hits)
+            } else {
+                Issue.record("no search")
+            }
+        }
+        // A new query is scanned afresh.
+        h.type(":filter ch:presence-room\n")
+        #expect(Inspector.visibleSeqs(h.model) == scan(h.model.filterQuery))
+        #expect(!Inspector.visibleSeqs(h.model).isEmpty)
+    }
+
     @Test("OSC 52: ESC ] 52 ; c ; base64 BEL, and inside tmux also the passthrough with ESC doubled")
     func osc52() {
         let text = #"{"type":"event","data":"é"}"#

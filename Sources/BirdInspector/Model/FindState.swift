@@ -8,6 +8,10 @@ public struct FindState: Sendable, Equatable {
     public var search: LogQuery?
     /// Sequence numbers of marked entries (entries since evicted are ignored).
     public var marks: Set<Int> = []
+    /// The entries the filter matches (kept by `update`).
+    public var filterHits = MatchCache()
+    /// The entries the search matches (kept by `update`).
+    public var searchHits = MatchCache()
 
     /// No search, no marks.
     public init() {}

@@ -11,6 +11,13 @@ public enum Inspector {
 
     /// Applies one message to the model and returns the commands the driver must perform.
     public static func update(_ model: inout Model, _ message: Message) -> [Command] {
+        let commands = handle(message, &model)
+        model.find.filterHits.sync(model.filterQuery, model.log)
+        model.find.searchHits.sync(model.find.search, model.log)
+        return commands
+    }
+
+    static func handle(_ message: Message, _ model: inout Model) -> [Command] {
         switch message {
         case .tick(let now):
             if model.playback != nil {
@@ -423,6 +430,9 @@ public enum Inspector {
         guard log.count > 0, anchor >= log.firstSeq else { return [] }
         let upper = min(anchor, log.lastSeq)
         if model.filterQuery.isEmpty { return Array(log.firstSeq...upper) }
+        if model.find.filterHits.isCurrent(for: model.filterQuery, log) {
+            return Array(model.find.filterHits.seqs(from: log.firstSeq, through: upper))
+        }
         var seqs: [Int] = []
         for seq in log.firstSeq...upper {
             if let entry = log.entry(seq: seq), model.filterQuery.matches(entry) { seqs.append(seq) }

@@ -200,7 +200,8 @@ extension Inspector {
 
     /// Whether `seq` matches the search (for the gutter).
     static func isSearchMatch(_ seq: Int, _ model: Model) -> Bool {
-        guard let query = model.find.search, let entry = model.log.entry(seq: seq) else { return false }
-        return query.matches(entry)
+        guard let query = model.find.search else { return false }
+        if model.find.searchHits.isCurrent(for: query, model.log) { return model.find.searchHits.contains(seq) }
+        return model.log.entry(seq: seq).map(query.matches) ?? false
     }
 }

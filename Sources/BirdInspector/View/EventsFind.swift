@@ -12,7 +12,7 @@ extension Inspector {
             parts.append("filter “\(model.filter)” \(seqs.count)/\(model.log.count)")
         }
         if let search = model.find.search {
-            let hits = seqs.reduce(0) { n, seq in n + (model.log.entry(seq: seq).map(search.matches) == true ? 1 : 0) }
+            let hits = seqs.reduce(0) { n, seq in n + (isSearchMatch(seq, model) ? 1 : 0) }
             parts.append("search “\(search.text)” \(hits) · n/N")
         }
         let marks = model.find.marks.filter { $0 >= model.log.firstSeq }.count
