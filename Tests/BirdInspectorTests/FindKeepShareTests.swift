@@ -41,6 +41,10 @@ struct FindKeepShareTests {
         #expect(h.model.mode == .normal)
         #expect(Inspector.visibleSeqs(h.model) == Self.seqs(h, [1, 3, 5]))
         #expect(contains(h.render(), "filter “ch:presence-room ev:client-*” 3/"))
+        // The prompt names the query's fields.
+        h.type("/")
+        #expect(h.render().lines[39].hasSuffix("ch: ev: dir:in|out kind: /re/ !not · Enter · Esc"))
+        h.press(.escape)
         // An unclosed group: refused on Enter, the prompt stays, the filter from before is in force.
         h.type("/")
         h.press(.ctrl("u"))

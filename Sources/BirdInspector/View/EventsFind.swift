@@ -31,4 +31,15 @@ extension Inspector {
             grid.put(unicode ? "▸" : ">", x: x, y: y, style: CellStyle(.info, bold: true))
         }
     }
+
+    /// The keys a prompt's footer names on the right; the filter and search prompts also name
+    /// the query's fields when the row has room.
+    static func promptHint(_ prompt: Prompt, width: Int) -> String {
+        switch prompt.purpose {
+        case .command: return "  Tab complete · ↑↓ history · Enter · Esc"
+        case .filter, .search:
+            return width >= 100 ? "  ch: ev: dir:in|out kind: /re/ !not · Enter · Esc" : "  Enter submit · Esc cancel"
+        default: return "  Enter submit · Esc cancel"
+        }
+    }
 }
