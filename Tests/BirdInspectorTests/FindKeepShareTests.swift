@@ -97,6 +97,13 @@ struct FindKeepShareTests {
         h.type("n")
         #expect(h.model.flash?.text == "no match for “zzz”")
         #expect(h.model.selectedSeq == hits[2])
+        // Esc in the search prompt puts the search back as it was.
+        h.type("f")
+        h.press(.ctrl("u"))
+        h.type("message")
+        #expect(h.model.find.search?.text == "message")
+        h.press(.escape)
+        #expect(h.model.find.search?.text == "zzz")
         h.type(":search\n")
         #expect(h.model.find.search == nil)
         h.type("n")
@@ -297,6 +304,12 @@ struct FindKeepShareTests {
             CommandText.parse("export x.jsonl")
                 == .failure(.init("export works on the terminal's event log (not in --jsonl scripts)")))
         #expect(CommandText.resolve("ex") == .success("export"))
+        // A script's help names only what a script can run.
+        guard case .failure(let help) = CommandText.parse("help") else {
+            Issue.record("help parsed")
+            return
+        }
+        #expect(help.message.hasSuffix("help · quit") && !help.message.contains("export"))
         #expect(CommandText.resolve("fil") == .success("filter"))
         #expect(FindCommand.parse(verb: "next", line: "n mark") == .success(.next(mark: true)))
         #expect(FindCommand.parse(verb: "prev", line: "prev") == .success(.previous(mark: false)))

@@ -56,11 +56,14 @@ public enum Command: Sendable, Equatable {
 
 /// The text command language shared by `:` in the TUI and stdin in `--jsonl` mode.
 public enum CommandText {
-    /// The commands, for help text.
-    public static let usage =
+    /// The commands scripts on stdin (`--jsonl`) take, for help text.
+    public static let scriptUsage =
         "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · "
-        + "connect · drop · close CODE [REASON] · ping · help · quit · "
-        + FindCommand.usage
+        + "connect · drop · close CODE [REASON] · ping · help · quit"
+
+    /// The commands of the TUI's `:` line, for help text: the script commands and the event
+    /// log's own.
+    public static let usage = scriptUsage + " · " + FindCommand.usage
 
     /// Every command word, in help order; any unique prefix stands for one (`sub`, `unsub`, `dis`).
     public static let verbs =
@@ -151,7 +154,7 @@ public enum CommandText {
         case "drop": return noArgs(.drop)
         case "ping": return noArgs(.ping)
         case "quit": return noArgs(.quit)
-        case "help": return .failure(.init("help: the commands are \(usage)"))
+        case "help": return .failure(.init("help: the commands are \(scriptUsage)"))
         case "wait": return .failure(.init("wait … is for scripts on stdin (--jsonl): \(ScriptCommand.waitUsage)"))
         case let v where FindCommand.verbs.contains(v):
             return .failure(.init("\(v) works on the terminal's event log (not in --jsonl scripts)"))
