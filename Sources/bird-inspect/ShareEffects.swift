@@ -9,7 +9,7 @@ import Foundation
 struct ShareEffects {
     /// The `--record` file (absolute), which an export must not overwrite.
     var recordingPath: String?
-    /// The process environment (`TMUX`, `BIRD_INSPECT_OSC52_LOG`).
+    /// The process environment (`TMUX`: inside tmux).
     var environment = ProcessInfo.processInfo.environment
 
     /// Whether `command` is one of these (so the loop does not hand it to the client).
@@ -32,10 +32,6 @@ struct ShareEffects {
         case .copy(let text):
             let bytes = Clipboard.bytes(copying: text, insideTmux: !(environment["TMUX"] ?? "").isEmpty)
             Self.writeAll(bytes, to: STDOUT_FILENO)
-            // For tests: the bytes the terminal was sent, appended to a file.
-            if let log = environment["BIRD_INSPECT_OSC52_LOG"], !log.isEmpty {
-                _ = Self.write(String(decoding: bytes, as: UTF8.self), to: log, append: true)
-            }
             return nil
         default:
             return nil
@@ -49,9 +45,9 @@ struct ShareEffects {
         return (full as NSString).standardizingPath
     }
 
-    /// Writes `text` to `path` (created 0644, replaced, or appended to); nil, or why it failed.
-    static func write(_ text: String, to path: String, append: Bool = false) -> String? {
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
+    /// Writes `text` to `path` (created 0644, or replaced); nil, or why it failed.
+    static func write(_ text: String, to path: String) -> String? {
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_TRUNC
         let fd = open(path, flags, 0o644)
         guard fd >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
         defer { close(fd) }
