@@ -91,6 +91,17 @@ struct FindKeepShareTests {
         #expect(contains(g, "search “ev:client-typing” 3 · n/N"))
         let flagged = paneRows(g, drawnLayout(g).events).filter { $0.hasPrefix("▸") }
         #expect(flagged.count == 3 && flagged.allSatisfy { $0.contains("client-typing") })
+        // A match's time is drawn bold in the info colour, another entry's dimmed.
+        let events = drawnLayout(g).events.inner
+        let rowStyles = (events.y..<(events.y + events.height)).compactMap { y -> (String, CellStyle)? in
+            let row = g.lines[y]
+            guard row.contains("client-typing") || row.contains("message") else { return nil }
+            return (row, g[events.x + 1, y].style)
+        }
+        #expect(rowStyles.count == 6)
+        for (row, style) in rowStyles where !style.reverse {
+            #expect(style.role == (row.contains("client-typing") ? .info : .dim), "\(row)")
+        }
         // No match: said, selection kept.
         h.type(":search zzz\n")
         #expect(h.model.flash?.text == "no match for “zzz”")

@@ -66,6 +66,7 @@ extension Inspector {
             let y = inner.y + row
             let selected = showSelection && entry.seq == seqs[selectedIndex]
             if gutter > 0 { drawGutter(model, entry.seq, x: inner.x - 1, y: y, &grid) }
+            let match = model.find.search != nil && isSearchMatch(entry.seq, model)
             let rev = selected
             if selected {
                 grid.fill(
@@ -80,7 +81,8 @@ extension Inspector {
                 [
                     (
                         TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds) + " ",
-                        CellStyle(isSent ? .sent : .dim, bold: isSent, reverse: rev)
+                        // A search match's time stands out too (the gutter flags it).
+                        CellStyle(isSent ? .sent : match ? .info : .dim, bold: isSent || match, reverse: rev)
                     ),
                     (
                         DisplayWidth.pad(LogText.channel(entry.event), to: channelWidth) + " ",
