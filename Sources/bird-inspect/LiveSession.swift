@@ -212,6 +212,8 @@ final class LiveSession: @unchecked Sendable {
             }
         case .quit:
             break
+        case .export, .copy:
+            break  // the terminal loop's own (ShareEffects), never the client's
         }
     }
 

@@ -112,6 +112,7 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
         }
     }
 
+    let share = ShareEffects()
     let frameInterval = 1.0 / 30
     var lastDraw = Date.distantPast
     while stopRequested == 0 {
@@ -126,9 +127,15 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
         }
         // Playback time moves on every turn (≤ 10 ms steps), so entries land close to their offsets.
         messages.append(.tick(now: Date()))
-        for message in messages {
-            for command in Inspector.update(&model, message) where command == .quit {
-                return 0
+        // An export's answer is appended and handled in the same turn.
+        var next = 0
+        while next < messages.count {
+            let message = messages[next]
+            next += 1
+            for command in Inspector.update(&model, message) {
+                if command == .quit { return 0 }
+                // Export and copy work on a replay too; nothing else leaves the core.
+                if ShareEffects.handles(command), let answer = share.perform(command) { messages.append(answer) }
             }
         }
         // Entries due beyond the loaded window play in the same turn (for at most 20 ms).

@@ -95,6 +95,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         session.shutdown()
     }
 
+    let share = ShareEffects(recordingPath: recorder?.path)
     let frameInterval = 1.0 / 30
     let tickInterval = 0.1
     var lastDraw = Date.distantPast
@@ -115,10 +116,18 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
             messages.append(.tick(now: after))
             lastTick = after
         }
-        for message in messages {
+        // An export's answer is appended and handled in the same turn.
+        var next = 0
+        while next < messages.count {
+            let message = messages[next]
+            next += 1
             for command in Inspector.update(&model, message) {
                 if command == .quit { return 0 }
-                session.perform(command)
+                if ShareEffects.handles(command) {
+                    if let answer = share.perform(command) { messages.append(answer) }
+                } else {
+                    session.perform(command)
+                }
             }
         }
         if !messages.isEmpty { dirty = true }

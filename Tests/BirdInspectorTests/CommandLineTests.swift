@@ -42,7 +42,7 @@ struct CommandLineTests {
             try CommandText.parse("cl 4009").get()
                 == .closeConnection(connectionId: "", code: 4009, reason: "terminated by the app"))
         guard case .failure(let e) = CommandText.parse("s chat") else { Issue.record("s is ambiguous"); return }
-        #expect(e.message == "“s” could be subscribe, signin, signout: type more of it")
+        #expect(e.message == "“s” could be subscribe, signin, signout, search: type more of it")
     }
 
     @Test("help opens the key help; an error says what is wrong once, and the log keeps the line")
@@ -61,7 +61,7 @@ struct CommandLineTests {
         #expect(footer.hasSuffix("(whole text in the log)"), "\(footer)")
         if case .commandError(let c, let m) = h.model.log.entry(seq: h.model.log.lastSeq)?.event {
             #expect(c == "frobnicate now")
-            #expect(m.hasSuffix("quit)"), "the whole message: \(m)")
+            #expect(m.hasSuffix("export, copy)"), "the whole message: \(m)")
         } else {
             Issue.record("command error not logged")
         }

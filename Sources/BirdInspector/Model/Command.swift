@@ -27,6 +27,12 @@ public enum Command: Sendable, Equatable {
     case ping
     /// Exit the inspector.
     case quit
+    /// Write `contents` (`entries` JSON lines, the filtered log) to the file at `path` (`w`,
+    /// `:export`); the driver answers with `Message.exported`. Never sent to the client.
+    case export(path: String, contents: String, entries: Int)
+    /// Put `text` (one entry's JSON line) on the terminal's clipboard with OSC 52 (`y`, `:copy`).
+    /// Never sent to the client.
+    case copy(text: String)
 
     /// The command's word in the command language ("subscribe", "close").
     public var verb: String {
@@ -42,22 +48,29 @@ public enum Command: Sendable, Equatable {
         case .closeConnection: return "close"
         case .ping: return "ping"
         case .quit: return "quit"
+        case .export: return "export"
+        case .copy: return "copy"
         }
     }
 }
 
 /// The text command language shared by `:` in the TUI and stdin in `--jsonl` mode.
 public enum CommandText {
-    /// The commands, for help text.
-    public static let usage =
+    /// The commands scripts on stdin (`--jsonl`) take, for help text.
+    public static let scriptUsage =
         "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · "
         + "connect · drop · close CODE [REASON] · ping · help · quit"
 
+    /// The commands of the TUI's `:` line, for help text: the script commands and the event
+    /// log's own.
+    public static let usage = scriptUsage + " · " + FindCommand.usage
+
     /// Every command word, in help order; any unique prefix stands for one (`sub`, `unsub`, `dis`).
-    public static let verbs = [
-        "subscribe", "unsubscribe", "trigger", "signin", "signout", "disconnect", "connect", "drop",
-        "close", "ping", "help", "quit",
-    ]
+    public static let verbs =
+        [
+            "subscribe", "unsubscribe", "trigger", "signin", "signout", "disconnect", "connect", "drop",
+            "close", "ping", "help", "quit",
+        ] + FindCommand.verbs
 
     /// The command word `word` stands for: itself, an alias (`q`, `exit`) or the one command it is
     /// a prefix of. The error names the candidates when it is a prefix of several.
@@ -141,8 +154,10 @@ public enum CommandText {
         case "drop": return noArgs(.drop)
         case "ping": return noArgs(.ping)
         case "quit": return noArgs(.quit)
-        case "help": return .failure(.init("help: the commands are \(usage)"))
+        case "help": return .failure(.init("help: the commands are \(scriptUsage)"))
         case "wait": return .failure(.init("wait … is for scripts on stdin (--jsonl): \(ScriptCommand.waitUsage)"))
+        case let v where FindCommand.verbs.contains(v):
+            return .failure(.init("\(v) works on the terminal's event log (not in --jsonl scripts)"))
         default: return .failure(.init("unknown command \(word) (commands: \(verbs.joined(separator: ", ")))"))
         }
     }

@@ -14,6 +14,8 @@ public enum Action: String, Sendable, CaseIterable {
     case playPause, step, nextState, faster, slower
     // Timeline view.
     case timeline, left, right, zoomIn, zoomOut, previousMark, nextMark
+    // Find, keep and share (the event log; `previousMark` / `nextMark` too).
+    case search, nextMatch, previousMatch, toggleMark, export, copy
 }
 
 /// Where a binding applies.
@@ -24,7 +26,7 @@ public enum KeyScope: String, Sendable, CaseIterable {
     case help = "Help overlay"
     case closeMenu = "Close-code menu"
     case timeline = "Timeline view (T)"
-    case prompt = "Prompts (s, t, /, :)"
+    case prompt = "Prompts (s, t, /, f, w, :)"
 }
 
 /// One row of the key table.
@@ -135,8 +137,38 @@ public enum KeyBindings {
             footer: true, live: true,
             unavailable: { m in m.connection.state == .connected ? nil : "not connected" }),
         .init(
-            .main, [.char("/")], .filter, "filter", "Filter the event log by text (channel, event, data)",
-            short: "find", footer: true),
+            .main, [.char("/")], .filter, "filter",
+            "Filter the event log: words AND-ed — text, \"a phrase\", /regex/, ch:GLOB, ev:GLOB, dir:in|out, "
+                + "kind:state|event|error|wire, !term negates (Esc reverts)",
+            short: "filt", footer: true),
+        .init(
+            .main, [.char("f")], .search, "search",
+            "Search the event log (same query as /): matches are flagged ▸ in the gutter, nothing is hidden",
+            short: "srch"),
+        .init(
+            .main, [.char("n")], .nextMatch, "next match", "Select the next search match (wraps round)",
+            unavailable: { m in m.find.search == nil ? "no search (f sets one)" : nil }),
+        .init(
+            .main, [.char("N")], .previousMatch, "prev match", "Select the previous search match (wraps round)",
+            unavailable: { m in m.find.search == nil ? "no search (f sets one)" : nil }),
+        .init(
+            .main, [.char("m")], .toggleMark, "mark",
+            "Mark the selected entry ● (again: unmark); marks stay through filter changes",
+            unavailable: { m in Inspector.selectedEntry(m) == nil ? "no entry selected" : nil }),
+        .init(
+            .main, [.char("]")], .nextMark, "next mark", "Select the next marked entry (wraps round)",
+            unavailable: { m in m.find.marks.isEmpty ? "no marks (m marks the selected entry)" : nil }),
+        .init(
+            .main, [.char("[")], .previousMark, "prev mark", "Select the previous marked entry (wraps round)",
+            unavailable: { m in m.find.marks.isEmpty ? "no marks (m marks the selected entry)" : nil }),
+        .init(
+            .main, [.char("w")], .export, "write",
+            "Write the filtered event log to a file as JSON lines, like --jsonl (prompts for the path)",
+            unavailable: { m in m.log.count == 0 ? "the log is empty" : nil }),
+        .init(
+            .main, [.char("y")], .copy, "copy",
+            "Copy the selected entry's JSON line to the clipboard (OSC 52; up to 100 KB)",
+            unavailable: { m in Inspector.selectedEntry(m) == nil ? "no entry selected" : nil }),
         .init(.main, [.char("p")], .pause, "pause", "Pause the event log / follow it again", footer: true),
         .init(
             .main, [.char("G"), .end], .follow, "follow", "Go live: follow the newest events",
@@ -200,6 +232,7 @@ public enum KeyBindings {
             "Encrypted channels: show the data as it travelled (the ciphertext envelope) / decrypted again",
             footer: true,
             unavailable: { m in Inspector.ciphertextProblem(m) }),
+        .init(.detail, [.char("y")], .copy, "copy", "Copy the entry's JSON line to the clipboard (OSC 52)"),
 
         // Help overlay.
         .init(.help, [.escape, .char("?"), .char("q")], .close, "close", "Close the help", footer: true),
@@ -249,7 +282,8 @@ public enum KeyBindings {
 
         // Prompts (printable characters are typed into the prompt).
         .init(.prompt, [.enter], .submit, "submit", "Submit (input is validated; a refusal says why)", footer: true),
-        .init(.prompt, [.escape], .cancel, "cancel", "Cancel (a filter reverts to what it was)", footer: true),
+        .init(
+            .prompt, [.escape], .cancel, "cancel", "Cancel (a filter or a search reverts to what it was)", footer: true),
         .init(.prompt, [.backspace], .erase, "erase", "Delete the last character"),
         .init(.prompt, [.ctrl("u")], .clear, "clear", "Clear the input"),
         .init(.prompt, [.up], .up, "history", "On the : line: the previous command entered (history)"),

@@ -47,4 +47,7 @@ public enum Message: Sendable, Equatable {
     case resize(Size)
     /// The recording (`--record FILE`) now holds this many lines.
     case recorded(lines: Int)
+    /// The driver wrote an export (`Command.export`) to `path` (made absolute), or could not:
+    /// `error` says why.
+    case exported(path: String, entries: Int, error: String?)
 }

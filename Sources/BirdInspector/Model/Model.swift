@@ -174,6 +174,10 @@ public struct Prompt: Sendable, Equatable {
         case triggerData(channel: String, event: String)
         case filter(previous: String)
         case command
+        /// `f`: a search query (reverts to `previous` on Esc).
+        case search(previous: String)
+        /// `w`: the file the filtered log is written to.
+        case export
     }
     /// Purpose.
     public var purpose: Purpose
@@ -190,6 +194,8 @@ public struct Prompt: Sendable, Equatable {
         case .triggerData(_, let ev): return "\(ev) — JSON data (empty for none): "
         case .filter: return "/"
         case .command: return ":"
+        case .search: return "search: "
+        case .export: return "write the filtered log (JSONL) to: "
         }
     }
 }
@@ -256,8 +262,16 @@ public struct Model: Sendable {
     public var missedWhilePaused = 0
     /// Selected log entry (nil: the newest, following).
     public var selectedSeq: Int?
-    /// Log filter text (case-insensitive match on channel, event and data).
-    public var filter = ""
+    /// The log filter's text (`/`, docs/INSPECTOR.md § Filter, search, marks): a `LogQuery`;
+    /// text that is not a valid query is matched as plain text.
+    public var filter: String {
+        get { filterQuery.text }
+        set { filterQuery = LogQuery.parseOrLiteral(newValue) }
+    }
+    /// The log filter, parsed.
+    public var filterQuery = LogQuery()
+    /// The search (`f`, `n`/`N`) and the marks (`m`, `[`/`]`).
+    public var find = FindState()
     /// First row of the Members list.
     public var membersScroll = 0
     /// Focused pane.

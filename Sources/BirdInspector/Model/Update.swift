@@ -11,6 +11,13 @@ public enum Inspector {
 
     /// Applies one message to the model and returns the commands the driver must perform.
     public static func update(_ model: inout Model, _ message: Message) -> [Command] {
+        let commands = handle(message, &model)
+        model.find.filterHits.sync(model.filterQuery, model.log)
+        model.find.searchHits.sync(model.find.search, model.log)
+        return commands
+    }
+
+    static func handle(_ message: Message, _ model: inout Model) -> [Command] {
         switch message {
         case .tick(let now):
             if model.playback != nil {
@@ -25,6 +32,9 @@ public enum Inspector {
             return []
         case .recorded(let lines):
             model.recording?.lines = lines
+            return []
+        case .exported(let path, let entries, let error):
+            exported(path: path, entries: entries, error: error, &model)
             return []
         case .client(let event, let at):
             if at > model.now { model.now = at }
@@ -72,6 +82,9 @@ public enum Inspector {
                     model.detailCiphertext.toggle()
                     model.mode = .detail(seq: seq, scroll: 0, raw: raw)
                 }
+            case .copy:
+                if let entry = model.log.entry(seq: seq) { return copy(entry, &model) }
+                refuse("copy: the entry has left the log", &model)
             default: break
             }
             return []
@@ -147,6 +160,8 @@ public enum Inspector {
             let history = model.timeline.origin.map { model.now.timeIntervalSince($0) } ?? 0
             model.mode = .timeline(TimelineWindow.fitting(history, columns: timelineColumns(model.size)))
         case .quit: return perform(.quit, &model)
+        case .search, .nextMatch, .previousMatch, .toggleMark, .nextMark, .previousMark, .export, .copy:
+            return findKey(binding.action, &model)
         case .up: move(-1, &model)
         case .down: move(1, &model)
         case .pageUp: move(-pageSize(model), &model)
@@ -163,6 +178,9 @@ public enum Inspector {
             switch b.action {
             case .cancel:
                 if case .filter(let previous) = prompt.purpose { model.filter = previous }
+                if case .search(let previous) = prompt.purpose {
+                    model.find.search = previous.isEmpty ? nil : LogQuery.parseOrLiteral(previous)
+                }
                 model.mode = .normal
                 return []
             case .erase:
@@ -195,7 +213,13 @@ public enum Inspector {
             return []
         }
         model.mode = .prompt(prompt)
-        if case .filter = prompt.purpose { model.filter = prompt.text }
+        // The filter and the search follow the typing while the text is a valid query.
+        if case .filter = prompt.purpose, case .success(let query) = LogQuery.parse(prompt.text) {
+            model.filterQuery = query
+        }
+        if case .search = prompt.purpose, case .success(let query) = LogQuery.parse(prompt.text) {
+            model.find.search = query.isEmpty ? nil : query
+        }
         return []
     }
 
@@ -203,9 +227,22 @@ public enum Inspector {
         let text = prompt.text.trimmingCharacters(in: .whitespaces)
         switch prompt.purpose {
         case .filter:
-            model.filter = prompt.text
-            model.mode = .normal
+            switch LogQuery.parse(prompt.text) {
+            case .success(let query):
+                model.filterQuery = query
+                model.mode = .normal
+            case .failure(let error):
+                // The prompt stays for a fix; the filter from before the prompt is back in force.
+                if case .filter(let previous) = prompt.purpose { model.filter = previous }
+                refuse("filter: \(error.message)", &model)
+            }
             return []
+        case .search:
+            if setSearch(prompt.text, &model) { model.mode = .normal }
+            return []
+        case .export:
+            model.mode = .normal
+            return export(to: text, &model)
         case .subscribe:
             if let problem = ChannelRules.nameProblem(text) {
                 refuse("subscribe refused: \(problem)", &model)
@@ -236,6 +273,16 @@ public enum Inspector {
             if let word = text.split(separator: " ").first, case .success("help") = CommandText.resolve(String(word)) {
                 model.mode = .help(scroll: 0)
                 return []
+            }
+            if let word = text.split(separator: " ").first, case .success(let verb) = CommandText.resolve(String(word)),
+                FindCommand.verbs.contains(verb)
+            {
+                switch FindCommand.parse(verb: verb, line: text) {
+                case .success(let command): return perform(command, &model)
+                case .failure(let error):
+                    commandError(text, error.message, &model, repeatCommand: false)
+                    return []
+                }
             }
             switch CommandText.parse(text) {
             case .success(let command): return perform(command, &model)
@@ -322,6 +369,7 @@ public enum Inspector {
                 return []
             }
         case .disconnect, .connect, .drop: break
+        case .export, .copy: break  // made by the find group (UpdateFind.swift), never from a script
         }
         return [command]
     }
@@ -381,10 +429,13 @@ public enum Inspector {
         let anchor = model.paused ? model.pausedAtSeq : log.lastSeq
         guard log.count > 0, anchor >= log.firstSeq else { return [] }
         let upper = min(anchor, log.lastSeq)
-        if model.filter.isEmpty { return Array(log.firstSeq...upper) }
+        if model.filterQuery.isEmpty { return Array(log.firstSeq...upper) }
+        if model.find.filterHits.isCurrent(for: model.filterQuery, log) {
+            return Array(model.find.filterHits.seqs(from: log.firstSeq, through: upper))
+        }
         var seqs: [Int] = []
         for seq in log.firstSeq...upper {
-            if let entry = log.entry(seq: seq), LogText.matches(entry, model.filter) { seqs.append(seq) }
+            if let entry = log.entry(seq: seq), model.filterQuery.matches(entry) { seqs.append(seq) }
         }
         return seqs
     }

@@ -4,14 +4,12 @@ extension Inspector {
     static func drawEvents(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
         let focused = model.focus == .events
         let seqs = visibleSeqs(model)
-        var label = model.paused ? "paused" : "live"
-        if !model.filter.isEmpty {
-            label = "filter “\(model.filter)” \(seqs.count)/\(model.log.count) · " + label
-        } else {
-            label = "\(model.log.count) · " + label
-        }
-        grid.box(rect, title: Pane.events.rawValue, focused: focused, rightLabel: label)
-        let inner = rect.inner
+        grid.box(rect, title: Pane.events.rawValue, focused: focused, rightLabel: eventsLabel(model, shown: seqs))
+        // A search or a mark adds a one-column gutter on the left (● marked, ▸ search match).
+        let gutter = model.find.showsGutter ? 1 : 0
+        var inner = rect.inner
+        inner.x += gutter
+        inner.width -= gutter
         guard inner.height > 0, inner.width > 0 else { return }
         var rows = inner.height
         if model.paused {
@@ -67,6 +65,8 @@ extension Inspector {
         for (row, entry) in entries.enumerated() {
             let y = inner.y + row
             let selected = showSelection && entry.seq == seqs[selectedIndex]
+            if gutter > 0 { drawGutter(model, entry.seq, x: inner.x - 1, y: y, &grid) }
+            let match = model.find.search != nil && isSearchMatch(entry.seq, model)
             let rev = selected
             if selected {
                 grid.fill(
@@ -81,7 +81,8 @@ extension Inspector {
                 [
                     (
                         TimeText.clock(entry.time, utcOffsetSeconds: model.config.utcOffsetSeconds) + " ",
-                        CellStyle(isSent ? .sent : .dim, bold: isSent, reverse: rev)
+                        // A search match's time stands out too (the gutter flags it).
+                        CellStyle(isSent ? .sent : match ? .info : .dim, bold: isSent || match, reverse: rev)
                     ),
                     (
                         DisplayWidth.pad(LogText.channel(entry.event), to: channelWidth) + " ",

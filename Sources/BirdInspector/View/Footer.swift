@@ -15,8 +15,7 @@ extension Inspector {
     static func drawFooter(_ model: Model, _ rect: Rect, _ grid: inout Grid) {
         let y = rect.y, w = rect.width
         if case .prompt(let prompt) = model.mode {
-            let hint =
-                prompt.purpose == .command ? "  Tab complete · ↑↓ history · Enter · Esc" : "  Enter submit · Esc cancel"
+            let hint = promptHint(prompt, width: w)
             let hintWidth = DisplayWidth.of(hint)
             let room = max(1, w - hintWidth - DisplayWidth.of(prompt.label) - 1)
             // Show the tail of long input.
