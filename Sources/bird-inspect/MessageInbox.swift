@@ -56,11 +56,16 @@ final class MessageInbox: Sendable {
     func post(recorded entry: RecordedEntry) {
         let at = Date()
         var bytes = 0
-        if case .wire(_, let text) = entry { bytes = 64 + text.utf8.count }
+        // Worked out before taking the lock, so the main loop's drain never waits for the scan.
+        var channelEvent = false
+        if case .wire(_, let text) = entry {
+            bytes = 64 + text.utf8.count
+            channelEvent = WireTextKind.isChannelEvent(text)
+        }
         queue.withLock { q in
             var kind = InboxQueue<InboxItem>.Kind.keep
-            if case .wire(_, let text) = entry {
-                kind = q.isFull(adding: bytes) && !WireTextKind.isChannelEvent(text) ? .keep : .wire
+            if case .wire = entry {
+                kind = q.isFull(adding: bytes) && !channelEvent ? .keep : .wire
             }
             q.post(
                 InboxItem(payload: .recorded(entry, at: at), instant: ContinuousClock.now), kind: kind, bytes: bytes,
@@ -71,15 +76,16 @@ final class MessageInbox: Sendable {
     /// Takes up to `limit` items, oldest first (a run of drops comes out as a `dropped` client
     /// message in its place). The instants are taken under the lock, so they never go backwards.
     func drain(limit: Int) -> [InboxItem] {
-        queue.withLock { q in
-            q.take(limit: limit).map { element in
-                switch element {
-                case .item(let item): return item
-                case .dropped(let count, let wire, let since):
-                    return InboxItem(
-                        payload: .message(.client(.dropped(count: count, wire: wire, since: since), at: Date())),
-                        instant: ContinuousClock.now)
-                }
+        // Only the take holds the lock (the client's delivery queue posts meanwhile); a `dropped`
+        // element's instant is the take's, so instants still never go backwards.
+        let (elements, instant) = queue.withLock { q in (q.take(limit: limit), ContinuousClock.now) }
+        return elements.map { element in
+            switch element {
+            case .item(let item): return item
+            case .dropped(let count, let wire, let since):
+                return InboxItem(
+                    payload: .message(.client(.dropped(count: count, wire: wire, since: since), at: Date())),
+                    instant: instant)
             }
         }
     }

@@ -1,6 +1,6 @@
 // The interactive main loop: key-or-tick via wtimeout + wget_wch, messages into `update`,
-// commands out to the live session, redraws coalesced to at most 30 per second. With
-// `--record FILE` the loop is also the recording's single writer.
+// commands out to the live session, redraws for client messages coalesced to at most 30 per second
+// (a key is drawn at once). With `--record FILE` the loop is also the recording's single writer.
 
 import BirdInspector
 import Foundation
@@ -105,10 +105,12 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         let now = Date()
         if let duration = options.duration, now.timeIntervalSince(start) >= duration { break }
         var messages: [Message] = []
+        // A key or a resize is drawn at once; only the client's messages wait for the next frame.
+        var input = true
         switch terminal.read(timeoutMilliseconds: dirty ? 10 : 33) {
         case .key(let key): messages.append(.key(key))
         case .resize(let size): messages.append(.resize(size))
-        case .none: break
+        case .none: input = false
         }
         let after = Date()
         messages += drain()
@@ -131,7 +133,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
             }
         }
         if !messages.isEmpty { dirty = true }
-        if dirty && after.timeIntervalSince(lastDraw) >= frameInterval {
+        if dirty && (input || after.timeIntervalSince(lastDraw) >= frameInterval) {
             terminal.draw(Inspector.view(model, size: terminal.size))
             if lastDraw == .distantPast { testCrashPoint("after-start") }
             lastDraw = after

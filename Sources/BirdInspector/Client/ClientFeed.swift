@@ -127,7 +127,7 @@ public enum ClientFeed {
         _ event: ChannelEvent, roster: (members: [String: JSONValue], myId: String?)?,
         resumedAfter: StreamPosition? = nil
     ) -> [ClientEvent] {
-        let data = event.data
+        // Only protocol events' payloads are read (parsed): an app event keeps its text unparsed.
         switch event.name {
         case BirdProtocol.Event.subscriptionSucceeded:
             let continuity = event.continuity.map { ContinuityRecord($0, resumedAfter: resumedAfter) }
@@ -140,6 +140,7 @@ public enum ClientFeed {
             }
             return out
         case BirdProtocol.Event.subscriptionError:
+            let data = event.data
             return [
                 .subscriptionError(
                     channel: event.channel,
@@ -150,13 +151,16 @@ public enum ClientFeed {
                         message: data?["error"]?.stringValue ?? data?.description ?? "subscription failed"))
             ]
         case BirdProtocol.Event.memberAdded:
+            let data = event.data
             guard let id = data?["member_id"]?.stringValue else { return [] }
             let info = data?["member_info"].map(\.description)
             return [.memberAdded(channel: event.channel, PresenceMember(id: id, info: info))]
         case BirdProtocol.Event.memberRemoved:
+            let data = event.data
             guard let id = data?["member_id"]?.stringValue else { return [] }
             return [.memberRemoved(channel: event.channel, memberId: id)]
         case BirdProtocol.Event.connectionCount:
+            let data = event.data
             guard let count = data?["connection_count"]?.intValue else { return [] }
             return [.connectionCount(channel: event.channel, count: count)]
         default:

@@ -132,23 +132,32 @@ public struct InboxLimits: Sendable, Equatable {
 /// client events). Protocol messages (`bird:…`, `pusher:…`, `…_internal:…` — handshakes,
 /// subscriptions, pings, errors) are always kept, so a recording keeps every state-relevant one.
 public enum WireTextKind {
-    /// Whether `text`'s event name has no `:` (not a protocol message).
+    /// Whether `text`'s event name has no `:` (not a protocol message). Looks at the first 4,096
+    /// bytes only, in place (no copies: it runs for every recorded wire line, also while the
+    /// inspector is behind and dropping).
     public static func isChannelEvent(_ text: String) -> Bool {
-        let utf8 = Array(text.utf8.prefix(4096))
-        let marker = Array(#""event":""#.utf8)
-        guard utf8.count > marker.count else { return false }
-        var i = 0
-        while i + marker.count <= utf8.count {
-            if utf8[i] == marker[0], Array(utf8[i..<(i + marker.count)]) == marker {
-                var j = i + marker.count
-                while j < utf8.count, utf8[j] != UInt8(ascii: "\"") {
-                    if utf8[j] == UInt8(ascii: ":") { return false }
-                    j += 1
+        var text = text
+        return text.withUTF8 { bytes in
+            let marker: StaticString = #""event":""#
+            let m = marker.utf8Start
+            let mCount = marker.utf8CodeUnitCount
+            let end = min(bytes.count, 4096)
+            guard end > mCount else { return false }
+            var i = 0
+            while i + mCount <= end {
+                var j = 0
+                while j < mCount, bytes[i + j] == m[j] { j += 1 }
+                if j == mCount {
+                    var k = i + mCount
+                    while k < end, bytes[k] != UInt8(ascii: "\"") {
+                        if bytes[k] == UInt8(ascii: ":") { return false }
+                        k += 1
+                    }
+                    return k < end
                 }
-                return j < utf8.count
+                i += 1
             }
-            i += 1
+            return false
         }
-        return false
     }
 }
