@@ -47,4 +47,16 @@ public enum Message: Sendable, Equatable {
     case resize(Size)
     /// The recording (`--record FILE`) now holds this many lines.
     case recorded(lines: Int)
+    /// A mouse click or wheel turn at cell (`x`, `y`) of the terminal (0-based).
+    case mouse(x: Int, y: Int, kind: MouseKind)
+}
+
+/// What the mouse did (the driver reports only these; `--no-mouse` turns reporting off).
+public enum MouseKind: Sendable, Equatable {
+    /// The first button went down: focus the pane, select the entry under it.
+    case click
+    /// The wheel turned away from the user: scroll up (earlier entries).
+    case wheelUp
+    /// The wheel turned towards the user: scroll down.
+    case wheelDown
 }

@@ -84,20 +84,9 @@ extension Inspector {
         let wide = inner.width >= 48
         var rows = inner.height
         // Reserve the last row for the selected channel's error, when it has one.
-        var errorLine: String?
-        if let ch = model.currentChannel, case .failed(let f) = ch.status, rows >= 3 {
-            errorLine = "✗ \(f.type)\(f.status.map { " \($0)" } ?? ""): \(Redaction.scrub(f.message))"
-            rows -= 1
-        } else if let ch = model.currentChannel, ch.decryptionFailures > 0, rows >= 3 {
-            errorLine =
-                "✗ \(ch.decryptionFailures) not decrypted"
-                + (ch.lastDecryptionProblem.map { ", last: " + Redaction.scrub($0) } ?? "")
-            rows -= 1
-        } else if let ch = model.currentChannel, let detail = ContinuityText.detail(ch.continuity), rows >= 3 {
-            errorLine = detail
-            rows -= 1
-        }
-        let first = max(0, min(model.selectedChannel - rows + 1, model.channels.count - rows))
+        let errorLine = channelsNote(model, rows: rows)
+        if errorLine != nil { rows -= 1 }
+        let first = channelsFirst(model, rows: rows)
         for (row, index) in (first..<min(model.channels.count, first + rows)).enumerated() {
             let ch = model.channels[index]
             let y = inner.y + row

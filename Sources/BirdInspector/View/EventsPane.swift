@@ -13,9 +13,8 @@ extension Inspector {
         grid.box(rect, title: Pane.events.rawValue, focused: focused, rightLabel: label)
         let inner = rect.inner
         guard inner.height > 0, inner.width > 0 else { return }
-        var rows = inner.height
+        let rows = eventRows(model, rect)
         if model.paused {
-            rows -= 1
             let n = model.missedWhilePaused
             let marker = "⏸ paused · \(n) new event\(n == 1 ? "" : "s") since · G/End follows"
             grid.fill(
@@ -40,12 +39,7 @@ extension Inspector {
         }
 
         // Which page of entries: the one holding the selection, pages counted from the newest.
-        let selectedIndex = model.selectedSeq.flatMap { s in seqs.lastIndex { $0 <= s } } ?? seqs.count - 1
-        let fromEnd = seqs.count - 1 - selectedIndex
-        let page = fromEnd / rows
-        let end = seqs.count - page * rows
-        let start = max(0, end - rows)
-        let window = Array(seqs[start..<end])
+        let (window, selectedIndex) = eventsPage(model, seqs: seqs, rows: rows)
 
         let entries = window.compactMap { model.log.entry(seq: $0) }
         let maxChannel = entries.map { DisplayWidth.of(LogText.channel($0.event)) }.max() ?? 0
