@@ -12,6 +12,9 @@ public enum Command: Sendable, Equatable {
     case trigger(channel: String, event: String, data: String?)
     /// `bird.signin()`.
     case signin
+    /// `bird.signin()` as the member `id` chose (the endpoint must honour a chosen id, as the
+    /// embedded sandbox's demo endpoint does).
+    case signinAs(String)
     /// `bird.signout()`.
     case signout
     /// `bird.disconnect()`.
@@ -28,13 +31,21 @@ public enum Command: Sendable, Equatable {
     /// Exit the inspector.
     case quit
 
+    /// Whether it signs in (with or without a chosen id).
+    public var isSignin: Bool {
+        switch self {
+        case .signin, .signinAs: return true
+        default: return false
+        }
+    }
+
     /// The command's word in the command language ("subscribe", "close").
     public var verb: String {
         switch self {
         case .subscribe: return "subscribe"
         case .unsubscribe: return "unsubscribe"
         case .trigger: return "trigger"
-        case .signin: return "signin"
+        case .signin, .signinAs: return "signin"
         case .signout: return "signout"
         case .disconnect: return "disconnect"
         case .connect: return "connect"
@@ -50,7 +61,7 @@ public enum Command: Sendable, Equatable {
 public enum CommandText {
     /// The commands, for help text.
     public static let usage =
-        "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · "
+        "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin [ID] · signout · disconnect · "
         + "connect · drop · close CODE [REASON] · ping · help · quit"
 
     /// Every command word, in help order; any unique prefix stands for one (`sub`, `unsub`, `dis`).
@@ -134,7 +145,13 @@ public enum CommandText {
                 args.count == 3 ? args[2].trimmingCharacters(in: .whitespaces) : CloseCodeText.defaultReason(code)
             if reason.utf8.count > 123 { return .failure(.init("close: REASON is longer than 123 bytes")) }
             return .success(.closeConnection(connectionId: "", code: code, reason: reason))
-        case "signin": return noArgs(.signin)
+        case "signin":
+            if parts.count == 1 { return .success(.signin) }
+            guard parts.count == 2 else { return .failure(.init("usage: signin [ID]")) }
+            if let problem = MemberIdRules.problem(parts[1]) {
+                return .failure(.init("signin \(parts[1]): \(problem)"))
+            }
+            return .success(.signinAs(parts[1]))
         case "signout": return noArgs(.signout)
         case "disconnect": return noArgs(.disconnect)
         case "connect": return noArgs(.connect)

@@ -32,6 +32,8 @@ public enum Inspector {
             return []
         case .key(let key):
             return handleKey(key, &model)
+        case .mouse(let x, let y, let kind):
+            return handleMouse(x: x, y: y, kind, &model)
         }
     }
 
@@ -119,7 +121,13 @@ public enum Inspector {
             if let ch = model.currentChannel {
                 model.mode = .prompt(Prompt(purpose: .triggerEvent(channel: ch.name), text: "client-"))
             }
-        case .signin: return perform(.signin, &model)
+        case .signin:
+            // Where the endpoint signs a chosen id, i asks which (the default pre-filled).
+            if let id = model.config.signinId {
+                model.mode = .prompt(Prompt(purpose: .signin, text: id))
+                return []
+            }
+            return perform(.signin, &model)
         case .signout: return perform(.signout, &model)
         case .disconnect: return perform(.disconnect, &model)
         case .connect: return perform(.connect, &model)
@@ -206,6 +214,13 @@ public enum Inspector {
             model.filter = prompt.text
             model.mode = .normal
             return []
+        case .signin:
+            if let problem = MemberIdRules.problem(text) {
+                refuse("sign-in refused: \(problem)", &model)
+                return []
+            }
+            model.mode = .normal
+            return perform(.signinAs(text), &model)
         case .subscribe:
             if let problem = ChannelRules.nameProblem(text) {
                 refuse("subscribe refused: \(problem)", &model)
@@ -291,12 +306,23 @@ public enum Inspector {
                     return []
                 }
             }
-        case .signin:
+        case .signin, .signinAs:
             if !model.config.canSignIn {
                 commandError("signin", "no member auth endpoint (--member-auth-endpoint)", &model)
                 return []
             }
-            say("signing in…", &model)
+            if case .signinAs(let id) = command {
+                guard model.config.signinId != nil else {
+                    commandError(
+                        "signin \(id)", "this member auth endpoint decides who signs in (a chosen id needs --sandbox)",
+                        &model)
+                    return []
+                }
+                model.config.signinId = id
+                say("signing in as \(id)…", &model)
+            } else {
+                say("signing in…", &model)
+            }
         case .signout:
             model.connection.memberId = nil
             model.channels.removeAll { $0.kind == .member }

@@ -1,0 +1,34 @@
+// The member the embedded sandbox's demo sign-in endpoint is asked for: chosen with `i` or
+// `signin ID`, read by the HTTP performer when the client asks the endpoint to sign it in.
+
+import BirdInspector
+import BirdRealtime
+import Foundation
+
+/// The chosen member id, shared between the main loop (which sets it) and the client's auth
+/// requests (which read it).
+final class ChosenMember: @unchecked Sendable {
+    private let lock = NSLock()
+    private var id: String
+
+    /// Starts with `id` (`--user-id`, else `inspector`).
+    init(_ id: String) { self.id = id }
+
+    /// The id the next sign-in asks for.
+    var current: String {
+        get { lock.withLock { id } }
+        set { lock.withLock { id = newValue } }
+    }
+
+    /// `perform`, with requests to `signinEndpoint` asking for the chosen member (`?member=ID`).
+    func asking(_ perform: @escaping AuthHTTPPerformer, signinEndpoint: URL?) -> AuthHTTPPerformer {
+        { [self] request in
+            guard let signinEndpoint, request.url.path == signinEndpoint.path,
+                request.url.host == signinEndpoint.host, request.url.port == signinEndpoint.port
+            else { return try await perform(request) }
+            var request = request
+            request.url = MemberIdRules.url(request.url, member: current)
+            return try await perform(request)
+        }
+    }
+}
