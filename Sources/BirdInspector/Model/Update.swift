@@ -378,7 +378,7 @@ public enum Inspector {
     }
 
     static func pageSize(_ model: Model) -> Int {
-        max(1, Layout(size: model.size).events.height - 3)
+        max(1, layout(model, size: model.size).events.height - 3)
     }
 
     static func move(_ delta: Int, _ model: inout Model) {

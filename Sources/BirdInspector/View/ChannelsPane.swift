@@ -92,8 +92,14 @@ extension Inspector {
             let y = inner.y + row
             let selected = index == model.selectedChannel
             let stream = ContinuityText.stream(offset: ch.lastOffset, ch.continuity, wide: wide)
-            // With a stream column the status is its symbol alone, so both fit the half row.
-            let (status, role) = statusText(ch, model, wide: wide && stream == nil)
+            // With a stream column the status is its symbol alone, so both fit the half row; a
+            // name that would be cut keeps its room and the status becomes its symbol.
+            var (status, role) = statusText(ch, model, wide: wide && stream == nil)
+            if wide, stream == nil,
+                DisplayWidth.of(ch.name) + 7 + DisplayWidth.of(rightText(ch, model, wide: true)) > inner.width
+            {
+                (status, role) = statusText(ch, model, wide: false)
+            }
             var counts = inner.width >= 30 ? "\(ch.events) ev" : "\(ch.events)"
             if wide, ch.sent > 0 { counts += " (\(ch.sent) sent)" }
             // Events that did not decrypt (the selected channel's last row says why).
@@ -119,7 +125,7 @@ extension Inspector {
                         CellStyle(ch.isEncrypted ? .info : .dim, reverse: selected && focused)
                     ),
                     (
-                        DisplayWidth.truncate(ch.name, to: nameWidth),
+                        DisplayWidth.shorten(ch.name, to: nameWidth),
                         CellStyle(.normal, bold: selected, reverse: selected && focused)
                     ),
                 ],
