@@ -24,7 +24,7 @@ public enum KeyScope: String, Sendable, CaseIterable {
     case help = "Help overlay"
     case closeMenu = "Close-code menu"
     case timeline = "Timeline view (T)"
-    case prompt = "Prompts (s, t, /, :)"
+    case prompt = "Prompts (s, t, i, /, :)"
 }
 
 /// One row of the key table.
