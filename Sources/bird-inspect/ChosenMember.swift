@@ -9,15 +9,15 @@ import Foundation
 /// requests (which read it).
 final class ChosenMember: @unchecked Sendable {
     private let lock = NSLock()
-    private var id: String
+    private var choice: (id: String, info: String?)
 
-    /// Starts with `id` (`--user-id`, else `inspector`).
-    init(_ id: String) { self.id = id }
+    /// Starts with `id` (`--user-id`, else `inspector`) and the endpoint's default info.
+    init(_ id: String) { choice = (id, nil) }
 
-    /// The id the next sign-in asks for.
-    var current: String {
-        get { lock.withLock { id } }
-        set { lock.withLock { id = newValue } }
+    /// The id (and member info, a JSON object's text) the next sign-in asks for.
+    var current: (id: String, info: String?) {
+        get { lock.withLock { choice } }
+        set { lock.withLock { choice = newValue } }
     }
 
     /// `perform`, with requests to `signinEndpoint` asking for the chosen member (`?member=ID`).
@@ -27,7 +27,8 @@ final class ChosenMember: @unchecked Sendable {
                 request.url.host == signinEndpoint.host, request.url.port == signinEndpoint.port
             else { return try await perform(request) }
             var request = request
-            request.url = MemberIdRules.url(request.url, member: current)
+            let choice = current
+            request.url = MemberIdRules.url(request.url, member: choice.id, info: choice.info)
             return try await perform(request)
         }
     }

@@ -195,7 +195,7 @@ final class LiveSession: @unchecked Sendable {
         case .trigger(let name, let event, let data):
             trigger(name, event, data)
         case .signin, .signinAs:
-            if case .signinAs(let id) = command {
+            if case .signinAs(let id, let info) = command {
                 // Only the embedded sandbox's demo endpoint signs a chosen id (the TUI refuses
                 // earlier; this is for scripts on stdin).
                 guard sandbox != nil else {
@@ -207,7 +207,7 @@ final class LiveSession: @unchecked Sendable {
                             at: Date()))
                     return
                 }
-                chosenMember.current = id
+                chosenMember.current = (id, info)
             }
             let client = self.client
             Task { [inbox] in

@@ -21,13 +21,13 @@ struct SigninChoiceTests {
         var h = harness()
         h.type("i")
         #expect(h.model.mode == .prompt(Prompt(purpose: .signin, text: "inspector")))
-        #expect(contains(h.render(), "sign in as member id: inspector"))
+        #expect(contains(h.render(), "sign in as member id [info JSON]: inspector"))
         h.press(.enter)
         #expect(h.commands == [.signinAs("inspector")])
         #expect(h.model.mode == .normal)
     }
 
-    @Test("i with another id signs in as that one, and it becomes the next default; Esc cancels")
+    @Test("i with another id (and info) signs in as that one, which becomes the next default; Esc cancels")
     func chosenId() {
         var h = harness()
         h.type("i")
@@ -36,14 +36,24 @@ struct SigninChoiceTests {
         #expect(h.commands == [.signinAs("carol")])
         #expect(h.model.config.signinId == "carol")
         h.commands = []
+        h.type("i")
+        h.press(.ctrl("u"))
+        h.type(#"dave {"team":"ops"}"# + "\n")
+        #expect(h.commands == [.signinAs("dave", info: #"{"team":"ops"}"#)])
+        #expect(h.model.config.signinId == "dave")
+        h.commands = []
         h.type("i\u{1B}")
         #expect(h.commands.isEmpty)
         #expect(h.model.mode == .normal)
         h.type("i")
         h.press(.ctrl("u"))
-        h.type("no way\n")
+        h.type("no!way\n")
         #expect(h.commands.isEmpty)
         #expect(h.model.flash?.text.contains("may not contain") == true)
+        h.press(.ctrl("u"))
+        h.type("erin not-json\n")
+        #expect(h.commands.isEmpty)
+        #expect(h.model.flash?.text.contains("INFO must be a JSON object") == true)
     }
 
     @Test(":signin ID chooses the id; plain :signin keeps the endpoint's choice")
@@ -54,7 +64,12 @@ struct SigninChoiceTests {
         h.commands = []
         h.type(":signin\n")
         #expect(h.commands == [.signin])
-        #expect(CommandText.parse("signin a b") == .failure(CommandTextError("usage: signin [ID]")))
+        #expect(
+            CommandText.parse(#"signin erin {"role": "ops", "n": 1}"#)
+                == .success(.signinAs("erin", info: #"{"role": "ops", "n": 1}"#)))
+        #expect(
+            CommandText.parse("signin a b")
+                == .failure(CommandTextError(#"signin a: INFO must be a JSON object, e.g. {"name":"Carol"}"#)))
         #expect(CommandText.parse("signin") == .success(.signin))
     }
 
@@ -87,6 +102,8 @@ struct SigninChoiceTests {
         #expect(
             MemberIdRules.url(try #require(URL(string: "http://h/a")), member: "b").absoluteString
                 == "http://h/a?member=b")
+        let withInfo = MemberIdRules.url(base, member: "carol", info: #"{"role":"ops"}"#)
+        #expect(withInfo.absoluteString.contains("member=carol&info=%7B%22role%22:%22ops%22%7D"), "\(withInfo)")
     }
 
     @Test("--user-id sets the default (and the presence identity with --sandbox); a bad id is refused")

@@ -12,9 +12,10 @@ public enum Command: Sendable, Equatable {
     case trigger(channel: String, event: String, data: String?)
     /// `bird.signin()`.
     case signin
-    /// `bird.signin()` as the member `id` chose (the endpoint must honour a chosen id, as the
-    /// embedded sandbox's demo endpoint does).
-    case signinAs(String)
+    /// `bird.signin()` as the member `id` chose, with `info` (a JSON object's text) as its
+    /// member info when given (the endpoint must honour a chosen id, as the embedded sandbox's
+    /// demo endpoint does).
+    case signinAs(String, info: String? = nil)
     /// `bird.signout()`.
     case signout
     /// `bird.disconnect()`.
@@ -61,7 +62,7 @@ public enum Command: Sendable, Equatable {
 public enum CommandText {
     /// The commands, for help text.
     public static let usage =
-        "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin [ID] · signout · disconnect · "
+        "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin [ID [INFO]] · signout · disconnect · "
         + "connect · drop · close CODE [REASON] · ping · help · quit"
 
     /// Every command word, in help order; any unique prefix stands for one (`sub`, `unsub`, `dis`).
@@ -147,11 +148,10 @@ public enum CommandText {
             return .success(.closeConnection(connectionId: "", code: code, reason: reason))
         case "signin":
             if parts.count == 1 { return .success(.signin) }
-            guard parts.count == 2 else { return .failure(.init("usage: signin [ID]")) }
-            if let problem = MemberIdRules.problem(parts[1]) {
-                return .failure(.init("signin \(parts[1]): \(problem)"))
+            let args = trimmed.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+            return MemberIdRules.parse(args.dropFirst().joined(separator: " ")).map {
+                .signinAs($0.id, info: $0.info)
             }
-            return .success(.signinAs(parts[1]))
         case "signout": return noArgs(.signout)
         case "disconnect": return noArgs(.disconnect)
         case "connect": return noArgs(.connect)

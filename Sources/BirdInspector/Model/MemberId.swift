@@ -20,12 +20,29 @@ public enum MemberIdRules {
         return nil
     }
 
-    /// `url` asking the sandbox's demo endpoint for member `id`: its `member` query parameter set
-    /// (added, or replacing the one there), every other part kept.
-    public static func url(_ url: URL, member id: String) -> URL {
+    /// `ID [INFO]` as typed after `signin` or in the `i` prompt: the id, and the member info (a
+    /// JSON object, at most 1 KB) when given.
+    public static func parse(_ text: String) -> Result<(id: String, info: String?), CommandTextError> {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
+        guard let id = parts.first else { return .failure(.init("usage: signin [ID [INFO]]")) }
+        if let problem = problem(id) { return .failure(.init("signin \(id): \(problem)")) }
+        guard parts.count == 2 else { return .success((id, nil)) }
+        let info = parts[1].trimmingCharacters(in: .whitespaces)
+        guard info.hasPrefix("{"), PayloadText.isJSON(info) else {
+            return .failure(.init("signin \(id): INFO must be a JSON object, e.g. {\"name\":\"Carol\"}"))
+        }
+        if info.utf8.count > 1024 { return .failure(.init("signin \(id): INFO is larger than 1 KB")) }
+        return .success((id, info))
+    }
+
+    /// `url` asking the sandbox's demo endpoint for member `id` (and member info `info`, a JSON
+    /// object's text): its `member` (and `info`) query parameters set, replacing any there, every
+    /// other part kept.
+    public static func url(_ url: URL, member id: String, info: String? = nil) -> URL {
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        var items = (parts.queryItems ?? []).filter { $0.name != "member" }
+        var items = (parts.queryItems ?? []).filter { $0.name != "member" && $0.name != "info" }
         items.append(URLQueryItem(name: "member", value: id))
+        if let info { items.append(URLQueryItem(name: "info", value: info)) }
         parts.queryItems = items
         return parts.url ?? url
     }

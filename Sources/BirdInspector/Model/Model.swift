@@ -195,7 +195,7 @@ public struct Prompt: Sendable, Equatable {
         case .triggerData(_, let ev): return "\(ev) — JSON data (empty for none): "
         case .filter: return "/"
         case .command: return ":"
-        case .signin: return "sign in as member id: "
+        case .signin: return "sign in as member id [info JSON]: "
         }
     }
 }

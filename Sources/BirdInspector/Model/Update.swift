@@ -215,12 +215,14 @@ public enum Inspector {
             model.mode = .normal
             return []
         case .signin:
-            if let problem = MemberIdRules.problem(text) {
-                refuse("sign-in refused: \(problem)", &model)
+            switch MemberIdRules.parse(text) {
+            case .failure(let error):
+                refuse("sign-in refused: \(error.message)", &model)
                 return []
+            case .success(let choice):
+                model.mode = .normal
+                return perform(.signinAs(choice.id, info: choice.info), &model)
             }
-            model.mode = .normal
-            return perform(.signinAs(text), &model)
         case .subscribe:
             if let problem = ChannelRules.nameProblem(text) {
                 refuse("subscribe refused: \(problem)", &model)
@@ -311,7 +313,7 @@ public enum Inspector {
                 commandError("signin", "no member auth endpoint (--member-auth-endpoint)", &model)
                 return []
             }
-            if case .signinAs(let id) = command {
+            if case .signinAs(let id, _) = command {
                 guard model.config.signinId != nil else {
                     commandError(
                         "signin \(id)", "this member auth endpoint decides who signs in (a chosen id needs --sandbox)",
