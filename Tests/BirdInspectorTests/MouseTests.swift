@@ -83,6 +83,20 @@ struct MouseTests {
         #expect(grid[rect.inner.x + 30, shown].style.reverse)
     }
 
+    @Test("a click on the top log row of a full page keeps every row in place (the marker takes the newest's)")
+    func clickKeepsRows() throws {
+        var h = Harness(size: Size(width: 80, height: 24))
+        h.connectAndSubscribe()
+        h.events(30)
+        let rect = Inspector.layout(h.model, size: h.model.size).events
+        let before = paneRows(h.render(), rect)
+        click(&h, rect.x + 20, rect.inner.y)
+        let after = paneRows(h.render(), rect)
+        #expect(Array(after.dropLast()) == Array(before.dropLast()), "\(before)\n\(after)")
+        #expect(after.last?.contains("⏸ paused · 1 new event since") == true, "\(after)")
+        #expect(h.model.selectedSeq == h.model.log.lastSeq - rect.inner.height + 1)
+    }
+
     @Test("the wheel scrolls the pane under the pointer, three rows a step, without moving the focus")
     func wheel() throws {
         var h = Harness(size: Size(width: 120, height: 40))

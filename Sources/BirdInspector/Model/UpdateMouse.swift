@@ -66,9 +66,18 @@ extension Inspector {
             model.selectedChannel = index
         case .events:
             let seqs = visibleSeqs(model)
-            let (window, _) = eventsPage(model, seqs: seqs, rows: eventRows(model, rect))
+            let rows = eventRows(model, rect)
+            let (window, _) = eventsPage(model, seqs: seqs, rows: rows)
             guard window.indices.contains(row) else { return }
-            if !model.paused { pause(&model) }
+            if !model.paused {
+                pause(&model)
+                // The paused marker takes the last row: on a full page, pausing just before the
+                // newest entry keeps every other row where it was clicked (the newest counts as new).
+                if window.count == rows, row < window.count - 1, let newest = window.last, newest > 0 {
+                    model.pausedAtSeq = newest - 1
+                    model.missedWhilePaused = max(0, model.log.lastSeq - model.pausedAtSeq)
+                }
+            }
             model.selectedSeq = window[row]
         case .connection, .members:
             break
