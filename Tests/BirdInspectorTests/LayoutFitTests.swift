@@ -41,6 +41,10 @@ struct LayoutFitTests {
         #expect(Inspector.eventColumns(channel: 14, name: 13, data: 30, width: 48) == (14, 11))
         // Neither fits: both shortened, the budget shared.
         #expect(Inspector.eventColumns(channel: 33, name: 31, data: 30, width: 48) == (13, 12))
+        // The split keeps the most names whole: many 12-column channels and 13-column names
+        // (demo-orders order-updated) beat one long channel.
+        let rows = Array(repeating: (channel: 11, name: 13), count: 9) + [(channel: 22, name: 18)]
+        #expect(Inspector.eventColumns(channel: 22, name: 18, data: 30, width: 48, rows: rows) == (12, 13))
     }
 
     @Test("80×24: two long channel names stay told apart in the log and the Channels pane")

@@ -51,7 +51,8 @@ extension Inspector {
         // part (two presence channels never both read "presenc…"); the selected row shows them whole.
         let maxData = entries.map { DisplayWidth.of(LogText.summary($0.event)) }.max() ?? 0
         let (channelWidth, nameWidth) = eventColumns(
-            channel: maxChannel, name: maxName, data: maxData, width: inner.width)
+            channel: maxChannel, name: maxName, data: maxData, width: inner.width,
+            rows: entries.map { (DisplayWidth.of(LogText.channel($0.event)), DisplayWidth.of(LogText.name($0.event))) })
         let showSelection = model.paused || model.selectedSeq != nil
         for (row, entry) in entries.enumerated() {
             let y = inner.y + row
@@ -102,7 +103,8 @@ extension Inspector {
         let widths = eventColumns(
             channel: entries.map { DisplayWidth.of(LogText.channel($0.event)) }.max() ?? 0,
             name: entries.map { DisplayWidth.of(LogText.name($0.event)) }.max() ?? 0,
-            data: entries.map { DisplayWidth.of(LogText.summary($0.event)) }.max() ?? 0, width: inner.width)
+            data: entries.map { DisplayWidth.of(LogText.summary($0.event)) }.max() ?? 0, width: inner.width,
+            rows: entries.map { (DisplayWidth.of(LogText.channel($0.event)), DisplayWidth.of(LogText.name($0.event))) })
         let channel = LogText.channel(selected.event), name = LogText.name(selected.event)
         guard DisplayWidth.of(channel) > widths.channel || DisplayWidth.of(name) > widths.name else { return nil }
         return channel.isEmpty ? name : "\(channel) \(name)"
