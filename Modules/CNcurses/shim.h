@@ -28,4 +28,22 @@ static inline int bird_KEY_F(int n) { return KEY_F(n); }
 // backend can check that the terminal library agrees with the inspector's own width table.
 extern int wcwidth(wchar_t c);
 static inline int bird_wcwidth(wchar_t c) { return wcwidth(c); }
+// Mouse: clicks of the first button and the wheel (buttons 4 and 5), reported at once
+// (mouseinterval 0: no click-detection delay). `bird_mouse_on(0)` turns reporting off.
+static inline void bird_mouse_on(int on) {
+    mousemask(on ? (BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED) : 0, NULL);
+    mouseinterval(0);
+}
+// The last mouse event: 1 first button pressed, 2 wheel up, 3 wheel down, 0 anything else or
+// nothing to read; its cell in *x, *y.
+static inline int bird_mouse_read(int *x, int *y) {
+    MEVENT e;
+    if (getmouse(&e) != OK) return 0;
+    *x = e.x;
+    *y = e.y;
+    if (e.bstate & BUTTON1_PRESSED) return 1;
+    if (e.bstate & BUTTON4_PRESSED) return 2;
+    if (e.bstate & BUTTON5_PRESSED) return 3;
+    return 0;
+}
 #endif

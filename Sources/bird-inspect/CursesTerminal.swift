@@ -9,6 +9,7 @@ import Foundation
 enum TerminalInput {
     case key(Key)
     case resize(Size)
+    case mouse(x: Int, y: Int, kind: MouseKind)
     case none
 }
 
@@ -20,8 +21,9 @@ final class CursesTerminal {
 
     /// Takes over the terminal (alternate screen, no echo, keypad, and colours unless `colours` is
     /// false: then no colour is ever set, `--theme mono` / `NO_COLOR`). Crash handlers and an
-    /// `atexit` hook (Signals.swift) give it back on exits that skip `end()`.
-    init(colours wanted: Bool = true) {
+    /// `atexit` hook (Signals.swift) give it back on exits that skip `end()`. With `mouse`, clicks
+    /// and the wheel are reported (`--no-mouse` leaves them to the terminal).
+    init(colours wanted: Bool = true, mouse: Bool = true) {
         setlocale(LC_ALL, "")
         if let codeset = nl_langinfo(nl_item(CODESET)) {
             unicode = String(cString: codeset).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
@@ -35,6 +37,7 @@ final class CursesTerminal {
         keypad(bird_stdscr(), true)
         bird_set_escdelay(25)
         curs_set(0)
+        if mouse { bird_mouse_on(1) }
         if wanted && has_colors() {
             start_color()
             use_default_colors()
@@ -74,6 +77,15 @@ final class CursesTerminal {
             case KEY_DC: return .key(.delete)
             case KEY_BACKSPACE: return .key(.backspace)
             case KEY_ENTER: return .key(.enter)
+            case KEY_MOUSE:
+                var x: Int32 = 0
+                var y: Int32 = 0
+                switch bird_mouse_read(&x, &y) {
+                case 1: return .mouse(x: Int(x), y: Int(y), kind: .click)
+                case 2: return .mouse(x: Int(x), y: Int(y), kind: .wheelUp)
+                case 3: return .mouse(x: Int(x), y: Int(y), kind: .wheelDown)
+                default: return .none
+                }
             default: return .none
             }
         }
@@ -111,6 +123,7 @@ final class CursesTerminal {
     func end() {
         guard !ended else { return }
         ended = true
+        bird_mouse_on(0)
         curs_set(1)
         endwin()
         markTerminalTaken(false)

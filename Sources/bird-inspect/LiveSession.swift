@@ -25,6 +25,8 @@ final class LiveSession: @unchecked Sendable {
     private let queue = DispatchQueue(label: "bird-inspect.delivery")
     /// Each channel's last offset seen, for the position a re-subscription resumed after.
     private let positions = Mutex(ResumePositions())
+    /// The member the sandbox's demo sign-in endpoint is asked for (`i`, `signin ID`).
+    private let chosenMember: ChosenMember
 
     /// Connects (the client starts by itself) and subscribes `options.subscribe`, or the demo set
     /// with `--sandbox`. With `recording`, every protocol message and every auth request is also
@@ -32,6 +34,7 @@ final class LiveSession: @unchecked Sendable {
     /// start or the options cannot be used.
     init(options: InspectorOptions, inbox: MessageInbox, utcOffsetSeconds: Int = 0, recording: Bool = false) throws {
         self.inbox = inbox
+        chosenMember = ChosenMember(options.memberId)
         let dialect: Dialect = options.dialect == "pusher" ? .pusher : .bird
         var clientOptions: BirdRealtime.Options
         var note: String?
@@ -61,8 +64,12 @@ final class LiveSession: @unchecked Sendable {
                 ?? "embedded sandbox"
             clientOptions = BirdRealtime.Options(
                 appKey: endpoints.appKey,
-                authEndpoint: URL(string: endpoints.authEndpoint + "?member=inspector"),
-                memberAuthEndpoint: URL(string: endpoints.memberAuthEndpoint + "?member=inspector"),
+                authEndpoint: URL(string: endpoints.authEndpoint).map {
+                    MemberIdRules.url($0, member: options.memberId)
+                },
+                memberAuthEndpoint: URL(string: endpoints.memberAuthEndpoint).map {
+                    MemberIdRules.url($0, member: options.memberId)
+                },
                 host: endpoints.host, port: endpoints.port, allowInsecure: true, dialect: dialect,
                 deliveryQueue: queue)
         } else {
@@ -95,10 +102,12 @@ final class LiveSession: @unchecked Sendable {
         config.activityTimeout = clientOptions.activityTimeout
         config.pongTimeout = clientOptions.pongTimeout
         self.config = config
-        client =
-            recording
-            ? BirdRealtime(options: clientOptions, environment: Self.recordingEnvironment(clientOptions, inbox: inbox))
-            : BirdRealtime(options: clientOptions)
+        var environment = RealtimeEnvironment.live
+        if options.sandbox {
+            environment.http = chosenMember.asking(environment.http, signinEndpoint: clientOptions.memberAuthEndpoint)
+        }
+        if recording { environment = Self.recordingEnvironment(clientOptions, environment, inbox: inbox) }
+        client = BirdRealtime(options: clientOptions, environment: environment)
         demo = sandbox.map { SandboxDemo(sandbox: $0, rate: options.demoRate, dialect: dialect) }
         // Registered before anything else touches the client; `onActivity` also replays the current
         // connection from its `connecting`, so the recording and the panes always start there.
@@ -156,8 +165,10 @@ final class LiveSession: @unchecked Sendable {
 
     /// The live environment with auth HTTP observed: each request becomes an `auth` entry
     /// (`ClientFeed.recordingAuth`).
-    static func recordingEnvironment(_ options: BirdRealtime.Options, inbox: MessageInbox) -> RealtimeEnvironment {
-        var environment = RealtimeEnvironment.live
+    static func recordingEnvironment(
+        _ options: BirdRealtime.Options, _ base: RealtimeEnvironment, inbox: MessageInbox
+    ) -> RealtimeEnvironment {
+        var environment = base
         environment.http = ClientFeed.recordingAuth(
             environment.http, channelEndpoint: options.authEndpoint, signinEndpoint: options.memberAuthEndpoint
         ) { [inbox] entry in inbox.post(recorded: entry) }
@@ -183,7 +194,21 @@ final class LiveSession: @unchecked Sendable {
             client.unsubscribe(name)
         case .trigger(let name, let event, let data):
             trigger(name, event, data)
-        case .signin:
+        case .signin, .signinAs:
+            if case .signinAs(let id, let info) = command {
+                // Only the embedded sandbox's demo endpoint signs a chosen id (the TUI refuses
+                // earlier; this is for scripts on stdin).
+                guard sandbox != nil else {
+                    inbox.post(
+                        .client(
+                            .commandError(
+                                command: "signin \(id)",
+                                message: "this member auth endpoint decides who signs in (a chosen id needs --sandbox)"),
+                            at: Date()))
+                    return
+                }
+                chosenMember.current = (id, info)
+            }
             let client = self.client
             Task { [inbox] in
                 let result: Result<Member, any Error>

@@ -89,7 +89,7 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
     }
     if stopRequested != 0 { return 0 }
     let start = Date()
-    let terminal = CursesTerminal(colours: options.colours)
+    let terminal = CursesTerminal(colours: options.colours, mouse: options.mouse)
     defer { terminal.end() }
     var model = Model(
         replaying: index, file: (path as NSString).lastPathComponent, speed: options.speed,
@@ -123,6 +123,7 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
         switch terminal.read(timeoutMilliseconds: 10) {
         case .key(let key): messages.append(.key(key))
         case .resize(let size): messages.append(.resize(size))
+        case .mouse(let x, let y, let kind): messages.append(.mouse(x: x, y: y, kind: kind))
         case .none: break
         }
         // Playback time moves on every turn (≤ 10 ms steps), so entries land close to their offsets.

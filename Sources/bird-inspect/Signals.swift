@@ -16,9 +16,9 @@ nonisolated(unsafe) private var terminalTaken: sig_atomic_t = 0
 nonisolated(unsafe) private var savedTermios = termios()
 nonisolated(unsafe) private var haveSavedTermios = false
 /// The reset sequence, allocated once so the handler does not allocate: leave the alternate
-/// screen, show the cursor, plain attributes, normal cursor keys and keypad.
+/// screen, mouse reporting off, show the cursor, plain attributes, normal cursor keys and keypad.
 nonisolated(unsafe) private let resetSequence: (pointer: UnsafeMutablePointer<UInt8>, count: Int) = {
-    let bytes = Array("\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\u{1B}[?1l\u{1B}>\r\n".utf8)
+    let bytes = Array("\u{1B}[?1000l\u{1B}[?1006l\u{1B}[?1049l\u{1B}[?25h\u{1B}[0m\u{1B}[?1l\u{1B}>\r\n".utf8)
     let p = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
     p.initialize(from: bytes, count: bytes.count)
     return (p, bytes.count)

@@ -33,7 +33,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
             }
         }
     }
-    let terminal = CursesTerminal(colours: options.colours)
+    let terminal = CursesTerminal(colours: options.colours, mouse: options.mouse)
     defer { terminal.end() }
 
     let offset = TimeZone.current.secondsFromGMT(for: start)
@@ -110,6 +110,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         switch terminal.read(timeoutMilliseconds: dirty ? 10 : 33) {
         case .key(let key): messages.append(.key(key))
         case .resize(let size): messages.append(.resize(size))
+        case .mouse(let x, let y, let kind): messages.append(.mouse(x: x, y: y, kind: kind))
         case .none: input = false
         }
         let after = Date()

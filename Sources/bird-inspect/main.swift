@@ -19,7 +19,18 @@ if CommandLine.arguments.dropFirst().first == "report" {
     exit(runReport(Array(CommandLine.arguments.dropFirst(2))))
 }
 
-switch Arguments.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+// `--profile NAME`: the file is read here (a missing file is nil text); the core parses and merges it.
+var profiles: ProfilesFile?
+if Profiles.requested(arguments, environment: environment) != nil,
+    let path = ProfilesFile.path(environment: environment)
+{
+    profiles = ProfilesFile(
+        path: path, text: FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) })
+}
+
+switch Arguments.parse(arguments, environment: environment, profiles: profiles) {
 case .failure(let error):
     fail(error.message)
 case .success(.help):

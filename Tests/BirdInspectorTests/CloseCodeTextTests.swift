@@ -80,7 +80,7 @@ struct CloseCodeTextTests {
                 StateChangeRecord(
                     previous: .connected, current: .unavailable,
                     cause: .closed(code: 4100, reason: "over capacity", by: .server))), at: 7)
-        let pane = flowed(paneRows(h.render(), Layout(size: size).connection))
+        let pane = flowed(paneRows(h.render(), Inspector.layout(h.model, size: size).connection))
         #expect(pane.contains("4100 over capacity — retry after backoff"), "\(pane)")
         #expect(pane.components(separatedBy: "over capacity").count == 2, "said once: \(pane)")
     }

@@ -62,7 +62,7 @@ struct EncryptedChannelViewTests {
         let channels = paneRows(g, drawnLayout(g).channels)
         #expect(channels.first { $0.contains("private-enc") }?.dropFirst().hasPrefix("enc  ") == true, "\(channels)")
         #expect(channels.first { $0.contains("private-orders") }?.dropFirst().hasPrefix("priv ") == true, "\(channels)")
-        let events = paneRows(g, Layout(size: size).events)
+        let events = paneRows(g, Inspector.layout(h.model, size: size).events)
         let row = events.first { $0.contains("decrypt") }
         #expect(row?.contains("private") == true, "\(events.joined(separator: "\n"))")
         if size.width >= 200 {

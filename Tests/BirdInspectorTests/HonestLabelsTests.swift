@@ -8,8 +8,12 @@ import Testing
 
 @Suite("Labels that tell the truth")
 struct HonestLabelsTests {
-    func membersText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).members)) }
-    func channelsText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).channels)) }
+    func membersText(_ h: Harness) -> String {
+        flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).members))
+    }
+    func channelsText(_ h: Harness) -> String {
+        flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).channels))
+    }
 
     @Test(
         "attempt n is n in the TUI, the event log and JSONL, with its window min(30, 2ⁿ) s",
@@ -23,7 +27,7 @@ struct HonestLabelsTests {
         let retry = RetryRecord(delay: .milliseconds(600), attempt: attempt, cause: .dropped)
         h.client(.retryScheduled(retry), at: 10)
         let label = "attempt \(attempt) in 0.6s (≤ \(window) s)"
-        #expect(flowed(paneRows(h.render(), Layout(size: h.model.size).connection)).contains(label))
+        #expect(flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).connection)).contains(label))
         #expect(line(h.render(), containing: "◆ retry")?.contains(label) == true)
         #expect(JSONLines.line(.retryScheduled(retry), at: t0).contains(#""attempt":\#(attempt),"#))
     }
@@ -91,7 +95,9 @@ struct HonestLabelsTests {
     @Test("the activity timeout shown is the library's negotiated one (the option until connected)")
     func activityTimeout() {
         var h = Harness(size: Size(width: 120, height: 30))
-        func timeouts() -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).connection)) }
+        func timeouts() -> String {
+            flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).connection))
+        }
         #expect(timeouts().contains("activity 120s (option) · pong 30s"))
         h.connectAndSubscribe()  // the handshake negotiated 60 s
         #expect(timeouts().contains("activity 60s · pong 30s"))

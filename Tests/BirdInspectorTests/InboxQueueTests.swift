@@ -101,7 +101,7 @@ struct InboxQueueTests {
         var h = Harness(size: Size(width: 120, height: 30))
         h.connectAndSubscribe()
         h.client(.dropped(count: 12_345, wire: 0, since: t0.addingTimeInterval(7)), at: 8)
-        let text = flowed(paneRows(h.render(), Layout(size: h.model.size).connection))
+        let text = flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).connection))
         #expect(text.contains("dropped 12,345 events (inspector fell behind)"), "\(text)")
         #expect(contains(h.render(), "✗ dropped"))
         let line = JSONLines.line(.dropped(count: 12_345, wire: 4, since: t0), at: t0)

@@ -75,11 +75,12 @@ struct PlaybackTests {
         h.tick(0)
         h.tick(1.501)  // 3002 ms recorded: the drop and the retry have played
         #expect(h.model.connection.state == .unavailable)
-        let text = flowed(paneRows(h.render(), Layout(size: h.model.size).connection))
+        let text = flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).connection))
         #expect(text.contains("attempt 2 in 4.0s (≤ 4 s)"), "\(text)")
         h.tick(2.5)  // 1 s of wall time = 2 s recorded
         #expect(
-            flowed(paneRows(h.render(), Layout(size: h.model.size).connection)).contains("attempt 2 in 2.0s (≤ 4 s)"))
+            flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).connection)).contains(
+                "attempt 2 in 2.0s (≤ 4 s)"))
     }
 
     @Test("Space pauses and resumes; . steps one entry while paused; > plays to the next state change")
@@ -162,7 +163,7 @@ struct PlaybackTests {
         h.tick(9)
         h.press(.char(" "))
         #expect(h.model.flash?.text.contains("replay finished") == true && h.model.flash?.isError == true)
-        let pane = flowed(paneRows(h.render(), Layout(size: h.model.size).connection))
+        let pane = flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).connection))
         #expect(pane.hasPrefix("replay rec.jsonl · entry 10/10 · ×1 · replay finished"), "\(pane)")
         #expect(h.model.connection.state == .connecting)
     }
@@ -175,7 +176,7 @@ struct PlaybackTests {
         h.press(.char(" "))
         let g = h.render()
         expectPanesFramed(g)
-        let pane = flowed(paneRows(g, Layout(size: size).connection))
+        let pane = flowed(paneRows(g, Inspector.layout(h.model, size: size).connection))
         #expect(pane.hasPrefix("replay rec.jsonl · entry 6/10 · ×1 · paused"), "\(pane)")
         #expect(pane.contains("● connected"))
         if size.width >= 120 { #expect(pane.contains("· pusher · recorded by bird-inspect 0.1.0"), "\(pane)") }

@@ -234,7 +234,7 @@ struct JSONLinesDecodingTests {
                 == .closed(code: 4100, reason: "", by: .server))
         var h = Harness(size: Size(width: 120, height: 30))
         h.client(.stateChanged(StateChangeRecord(previous: .connected, current: .connecting, cause: cause)), at: 1)
-        let text = flowed(paneRows(h.render(), Layout(size: h.model.size).connection))
+        let text = flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).connection))
         #expect(text.contains("closed by a future client version → 4200"), "\(text)")
         #expect(text.contains("reconnect"), "band behaviour shown: \(text)")
     }

@@ -12,7 +12,7 @@ struct RecordingIndicatorTests {
         var h = Harness(size: size)
         h.model.recording = RecordingStatus(path: "session.jsonl", lines: 1)
         h.connectAndSubscribe()
-        let rect = Layout(size: size).events
+        let rect = Inspector.layout(h.model, size: size).events
         let border = { (g: Grid) in g.lines[rect.y + rect.height - 1] }
         #expect(border(h.render()).contains("● REC session.jsonl (1)"), "\(border(h.render()))")
         _ = Inspector.update(&h.model, .recorded(lines: 1234))
@@ -30,7 +30,7 @@ struct RecordingIndicatorTests {
         #expect(!h.render().lines.contains { $0.contains("REC") })
         h.model.recording = RecordingStatus(
             path: "/very/long/directory/name/that/goes/on/and/on/session-2026.jsonl", lines: 7)
-        let rect = Layout(size: h.model.size).events
+        let rect = Inspector.layout(h.model, size: h.model.size).events
         let line = h.render().lines[rect.y + rect.height - 1]
         #expect(line.contains("● REC …"), "\(line)")
         #expect(line.contains("session-2026.jsonl (7)"), "\(line)")
@@ -57,7 +57,7 @@ struct SentEventTests {
         let row = try #require(
             g.lines.firstIndex { $0.contains("private-orders → client-") }, "\(g.lines.joined(separator: "\n"))")
         // Time, channel, name and data all in the sent colour, bold — unlike a received event's row.
-        let inner = Layout(size: size).events.inner
+        let inner = Inspector.layout(h.model, size: size).events.inner
         #expect(g[inner.x, row].style.role == .sent && g[inner.x, row].style.bold)
         let received = try #require(g.lines.firstIndex { $0.contains("private-orders") && $0.contains("message") })
         #expect(g[inner.x, received].style.role != .sent)

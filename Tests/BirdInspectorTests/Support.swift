@@ -19,7 +19,9 @@ func feed(
 }
 
 /// The Connection pane's text, rows joined.
-func connectionText(_ h: Harness) -> String { flowed(paneRows(h.render(), Layout(size: h.model.size).connection)) }
+func connectionText(_ h: Harness) -> String {
+    flowed(paneRows(h.render(), Inspector.layout(h.model, size: h.model.size).connection))
+}
 
 /// A fixed start time: 2023-11-14T22:13:20Z.
 let t0 = Date(timeIntervalSince1970: 1_700_000_000)
@@ -150,7 +152,9 @@ func expectPanesFramed(_ grid: Grid, sourceLocation: SourceLocation = #_sourceLo
 func drawnLayout(_ grid: Grid) -> Layout {
     let w = grid.size.width
     let split = (1..<w).first { grid[$0, 0].text == "┌" } ?? 0
-    return Layout(size: grid.size, channelsWant: split > 0 ? w - split : 0)
+    // The top row's height: where the Events pane's border starts.
+    let top = (1..<grid.size.height).first { grid[0, $0].text == "┌" } ?? 0
+    return Layout(size: grid.size, channelsWant: split > 0 ? w - split : 0, connectionWant: top)
 }
 
 /// The text inside a pane's border, one string per row (cells, so wide characters count once).

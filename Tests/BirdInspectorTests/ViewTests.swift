@@ -53,7 +53,7 @@ struct ViewTests {
         #expect(contains(first, "● unavailable"))
         #expect(contains(first, "attempt 2 in 3.5s (≤ 4 s)"))
         #expect(
-            flowed(paneRows(first, Layout(size: size).connection)).contains(
+            flowed(paneRows(first, Inspector.layout(h.model, size: size).connection)).contains(
                 "1006 connection lost (no close frame) — retry after backoff"))
         #expect(line(first, containing: "chat")?.contains("⟳") == true)
         h.tick(10.6)
@@ -65,7 +65,8 @@ struct ViewTests {
         // Reconnecting clears the countdown.
         h.client(
             .stateChanged(StateChangeRecord(previous: .unavailable, current: .connecting, cause: .retryDue)), at: 14.6)
-        #expect(!flowed(paneRows(h.render(), Layout(size: size).connection)).contains("attempt 2 in"))
+        #expect(
+            !flowed(paneRows(h.render(), Inspector.layout(h.model, size: size).connection)).contains("attempt 2 in"))
     }
 
     @Test("failed with 4009: meaning, band and the server's reason", arguments: screenSizes)
@@ -81,7 +82,7 @@ struct ViewTests {
         let g = h.render()
         expectPanesFramed(g)
         #expect(contains(g, "● failed"))
-        let text = flowed(paneRows(g, Layout(size: size).connection))
+        let text = flowed(paneRows(g, Inspector.layout(h.model, size: size).connection))
         #expect(text.contains("4009 unauthorized — refused, no retry — terminated by the app"), "\(text)")
         let row = g.lines.firstIndex { $0.contains("● failed") } ?? 0
         #expect(g[1, row].style.role == .bad)
@@ -98,7 +99,7 @@ struct ViewTests {
         h.roster()
         let g = h.render()
         expectPanesFramed(g)
-        let members = Layout(size: size).members
+        let members = Inspector.layout(h.model, size: size).members
         let rows = paneRows(g, members)
         #expect(g.lines[members.y].contains(" 3 ┐"))
         #expect(rows[0].hasPrefix("presence-room"))

@@ -54,6 +54,24 @@ import WebSocket
         #expect(link.take().first?.event == "pusher:signin_success")
     }
 
+    @Test func memberAuthTakesTheInfoAskedForAndIgnoresAnInfoThatIsNotAnObject() throws {
+        let h = EdgeHarness()
+        let (link, id) = h.client()
+        func memberData(_ query: String) throws -> (JSONValue, String) {
+            let body = Array("{\"connection_id\":\"\(id)\"}".utf8)
+            let answer = try #require(
+                json(h.edge.handleMemberAuth(HTTPRequest(method: "POST", target: "/auth/member?\(query)", body: body))))
+            let data = try #require(answer["member_data"]?.stringValue)
+            return (answer, data)
+        }
+        let (answer, data) = try memberData("member=carol&info=%7B%22role%22%3A%22ops%22%7D")
+        #expect(JSONValue.fromPayload(data)["member_info"] == ["role": "ops"])
+        h.send(id, "bird:signin", data: ["auth": answer["auth"] ?? .null, "member_data": .string(data)])
+        #expect(link.take().first?.event == "bird:signin_success")
+        let (_, plain) = try memberData("member=carol&info=%5B1%5D")
+        #expect(JSONValue.fromPayload(plain)["member_info"] == ["name": "carol"])
+    }
+
     @Test func injectedFailuresAndBadRequests() {
         let h = EdgeHarness()
         let (_, id) = h.client()

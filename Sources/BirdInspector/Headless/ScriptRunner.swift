@@ -129,13 +129,20 @@ public struct ScriptRunner: Sendable {
             let key = EventKey(channel: e.channel, event: e.event)
             if watched[key] != nil { lastSeen[key] = eventSeq }
         case .signinSucceeded:
-            if signinSent, let item = headItem, item.command == .success(.run(.signin)) { finishHead() }
+            if signinSent, let item = headItem, case .success(.run(let c)) = item.command, c.isSignin { finishHead() }
         case .signinFailed(let message):
-            if signinSent, let item = headItem, item.command == .success(.run(.signin)) {
+            if signinSent, let item = headItem, case .success(.run(let c)) = item.command, c.isSignin {
                 actions.append(fail(item, "sign-in failed: \(Redaction.scrub(message))"))
             }
-        case .commandError:
+        case .commandError(let command, _):
             failures += 1
+            // A sign-in refused before it was asked for (a chosen id the endpoint cannot honour)
+            // has no answer to wait for.
+            if command.hasPrefix("signin"), signinSent, let item = headItem, case .success(.run(let c)) = item.command,
+                c.isSignin
+            {
+                finishHead()
+            }
         default:
             break
         }
@@ -223,10 +230,10 @@ public struct ScriptRunner: Sendable {
                 } else {
                     return actions
                 }
-            case .run(.signin):
+            case .run(let command) where command.isSignin:
                 if !signinSent {
                     signinSent = true
-                    actions.append(.perform(.signin))
+                    actions.append(.perform(command))
                     return actions
                 }
                 guard waited >= defaultTimeout else { return actions }

@@ -12,6 +12,10 @@ public enum Command: Sendable, Equatable {
     case trigger(channel: String, event: String, data: String?)
     /// `bird.signin()`.
     case signin
+    /// `bird.signin()` as the member `id` chose, with `info` (a JSON object's text) as its
+    /// member info when given (the endpoint must honour a chosen id, as the embedded sandbox's
+    /// demo endpoint does).
+    case signinAs(String, info: String? = nil)
     /// `bird.signout()`.
     case signout
     /// `bird.disconnect()`.
@@ -34,13 +38,21 @@ public enum Command: Sendable, Equatable {
     /// Never sent to the client.
     case copy(text: String)
 
+    /// Whether it signs in (with or without a chosen id).
+    public var isSignin: Bool {
+        switch self {
+        case .signin, .signinAs: return true
+        default: return false
+        }
+    }
+
     /// The command's word in the command language ("subscribe", "close").
     public var verb: String {
         switch self {
         case .subscribe: return "subscribe"
         case .unsubscribe: return "unsubscribe"
         case .trigger: return "trigger"
-        case .signin: return "signin"
+        case .signin, .signinAs: return "signin"
         case .signout: return "signout"
         case .disconnect: return "disconnect"
         case .connect: return "connect"
@@ -58,7 +70,7 @@ public enum Command: Sendable, Equatable {
 public enum CommandText {
     /// The commands scripts on stdin (`--jsonl`) take, for help text.
     public static let scriptUsage =
-        "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin · signout · disconnect · "
+        "subscribe CH · unsubscribe CH · trigger CH EVENT [JSON] · signin [ID [INFO]] · signout · disconnect · "
         + "connect · drop · close CODE [REASON] · ping · help · quit"
 
     /// The commands of the TUI's `:` line, for help text: the script commands and the event
@@ -147,7 +159,12 @@ public enum CommandText {
                 args.count == 3 ? args[2].trimmingCharacters(in: .whitespaces) : CloseCodeText.defaultReason(code)
             if reason.utf8.count > 123 { return .failure(.init("close: REASON is longer than 123 bytes")) }
             return .success(.closeConnection(connectionId: "", code: code, reason: reason))
-        case "signin": return noArgs(.signin)
+        case "signin":
+            if parts.count == 1 { return .success(.signin) }
+            let args = trimmed.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
+            return MemberIdRules.parse(args.dropFirst().joined(separator: " ")).map {
+                .signinAs($0.id, info: $0.info)
+            }
         case "signout": return noArgs(.signout)
         case "disconnect": return noArgs(.disconnect)
         case "connect": return noArgs(.connect)

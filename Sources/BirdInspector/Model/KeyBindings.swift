@@ -26,7 +26,7 @@ public enum KeyScope: String, Sendable, CaseIterable {
     case help = "Help overlay"
     case closeMenu = "Close-code menu"
     case timeline = "Timeline view (T)"
-    case prompt = "Prompts (s, t, /, f, w, :)"
+    case prompt = "Prompts (s, t, i, /, f, w, :)"
 }
 
 /// One row of the key table.
@@ -94,7 +94,9 @@ public enum KeyBindings {
             live: true,
             unavailable: { m in Inspector.triggerProblem(m, channel: m.currentChannel?.name) }),
         .init(
-            .main, [.char("i")], .signin, "sign in", "Sign in as a member (member auth endpoint)", short: "in",
+            .main, [.char("i")], .signin, "sign in",
+            "Sign in as a member (member auth endpoint; with --sandbox it asks which id, the default pre-filled)",
+            short: "in",
             footer: true, live: true,
             unavailable: { m in
                 if let id = m.connection.memberId { return "already signed in as \(id)" }

@@ -50,4 +50,16 @@ public enum Message: Sendable, Equatable {
     /// The driver wrote an export (`Command.export`) to `path` (made absolute), or could not:
     /// `error` says why.
     case exported(path: String, entries: Int, error: String?)
+    /// A mouse click or wheel turn at cell (`x`, `y`) of the terminal (0-based).
+    case mouse(x: Int, y: Int, kind: MouseKind)
+}
+
+/// What the mouse did (the driver reports only these; `--no-mouse` turns reporting off).
+public enum MouseKind: Sendable, Equatable {
+    /// The first button went down: focus the pane, select the entry under it.
+    case click
+    /// The wheel turned away from the user: scroll up (earlier entries).
+    case wheelUp
+    /// The wheel turned towards the user: scroll down.
+    case wheelDown
 }

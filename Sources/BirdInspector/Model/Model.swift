@@ -22,6 +22,9 @@ public struct InspectorConfig: Sendable, Equatable {
     public var sandboxAttached: Bool
     /// Whether sign-in is configured (member auth endpoint or the sandbox's demo endpoint).
     public var canSignIn: Bool
+    /// The member id `i` offers to sign in as, when the member auth endpoint signs a chosen id
+    /// (the embedded sandbox's demo endpoint); nil: the endpoint decides, `i` signs in at once.
+    public var signinId: String? = nil
     /// Event log bound in entries.
     public var logSize: Int
     /// Event log bound in bytes.
@@ -178,6 +181,8 @@ public struct Prompt: Sendable, Equatable {
         case search(previous: String)
         /// `w`: the file the filtered log is written to.
         case export
+        /// The member id to sign in as (`i`), pre-filled with the default.
+        case signin
     }
     /// Purpose.
     public var purpose: Purpose
@@ -196,6 +201,7 @@ public struct Prompt: Sendable, Equatable {
         case .command: return ":"
         case .search: return "search: "
         case .export: return "write the filtered log (JSONL) to: "
+        case .signin: return "sign in as member id [info JSON]: "
         }
     }
 }

@@ -42,6 +42,8 @@ public enum Inspector {
             return []
         case .key(let key):
             return handleKey(key, &model)
+        case .mouse(let x, let y, let kind):
+            return handleMouse(x: x, y: y, kind, &model)
         }
     }
 
@@ -132,7 +134,13 @@ public enum Inspector {
             if let ch = model.currentChannel {
                 model.mode = .prompt(Prompt(purpose: .triggerEvent(channel: ch.name), text: "client-"))
             }
-        case .signin: return perform(.signin, &model)
+        case .signin:
+            // Where the endpoint signs a chosen id, i asks which (the default pre-filled).
+            if let id = model.config.signinId {
+                model.mode = .prompt(Prompt(purpose: .signin, text: id))
+                return []
+            }
+            return perform(.signin, &model)
         case .signout: return perform(.signout, &model)
         case .disconnect: return perform(.disconnect, &model)
         case .connect: return perform(.connect, &model)
@@ -243,6 +251,15 @@ public enum Inspector {
         case .export:
             model.mode = .normal
             return export(to: text, &model)
+        case .signin:
+            switch MemberIdRules.parse(text) {
+            case .failure(let error):
+                refuse("sign-in refused: \(error.message)", &model)
+                return []
+            case .success(let choice):
+                model.mode = .normal
+                return perform(.signinAs(choice.id, info: choice.info), &model)
+            }
         case .subscribe:
             if let problem = ChannelRules.nameProblem(text) {
                 refuse("subscribe refused: \(problem)", &model)
@@ -338,12 +355,23 @@ public enum Inspector {
                     return []
                 }
             }
-        case .signin:
+        case .signin, .signinAs:
             if !model.config.canSignIn {
                 commandError("signin", "no member auth endpoint (--member-auth-endpoint)", &model)
                 return []
             }
-            say("signing in…", &model)
+            if case .signinAs(let id, _) = command {
+                guard model.config.signinId != nil else {
+                    commandError(
+                        "signin \(id)", "this member auth endpoint decides who signs in (a chosen id needs --sandbox)",
+                        &model)
+                    return []
+                }
+                model.config.signinId = id
+                say("signing in as \(id)…", &model)
+            } else {
+                say("signing in…", &model)
+            }
         case .signout:
             model.connection.memberId = nil
             model.channels.removeAll { $0.kind == .member }
@@ -400,7 +428,7 @@ public enum Inspector {
     }
 
     static func pageSize(_ model: Model) -> Int {
-        max(1, Layout(size: model.size).events.height - 3)
+        max(1, layout(model, size: model.size).events.height - 3)
     }
 
     static func move(_ delta: Int, _ model: inout Model) {

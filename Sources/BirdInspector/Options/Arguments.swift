@@ -35,6 +35,11 @@ public struct InspectorOptions: Sendable, Equatable {
     public var subscribe: [String] = []
     /// `--signin`.
     public var signin = false
+    /// `--user-id ID`: the member to sign in as (the `i` prompt's default; the embedded sandbox's
+    /// demo endpoint signs whatever id is chosen).
+    public var userId: String?
+    /// `--profile NAME`: the profile the settings came from (nil: none).
+    public var profile: String?
     /// `--sandbox-control`: a running bird-sandbox's control URL.
     public var sandboxControl: String?
     /// `--scenario NAME|FILE`: a bird-sandbox scenario played on the embedded sandbox.
@@ -59,6 +64,9 @@ public struct InspectorOptions: Sendable, Equatable {
     /// `--theme`: `default` (colours) or `mono` (no colour at all; bold and reverse stay). The
     /// default is `mono` when `NO_COLOR` is set to anything but the empty string (no-color.org).
     public var theme = "default"
+    /// Whether the TUI takes mouse clicks and the wheel (`--no-mouse` leaves the mouse to the
+    /// terminal, so text can be selected as usual).
+    public var mouse = true
 
     /// Whether the terminal may use colours (`--theme default`).
     public var colours: Bool { theme != "mono" }
@@ -81,12 +89,18 @@ public struct InspectorOptions: Sendable, Equatable {
 
     /// The inspector settings these options give.
     public func config(utcOffsetSeconds: Int = 0, edgeNote: String? = nil) -> InspectorConfig {
-        InspectorConfig(
+        var config = InspectorConfig(
             host: effectiveHost, port: effectivePort, tls: tls, dialect: dialect,
             sandboxAttached: sandbox || sandboxControl != nil,
             canSignIn: sandbox || memberAuthEndpoint != nil, logSize: logSize,
             utcOffsetSeconds: utcOffsetSeconds, edgeNote: edgeNote)
+        // The embedded sandbox's demo endpoint signs whichever id is asked for.
+        config.signinId = sandbox ? memberId : nil
+        return config
     }
+
+    /// The member id the embedded sandbox signs this inspector in as (presence and sign-in).
+    public var memberId: String { userId ?? MemberIdRules.fallback }
 }
 
 /// What the command line asks for.
@@ -119,11 +133,12 @@ public enum Arguments {
                             [--ca-file F] [--no-network-monitor] [--auth-endpoint URL]
                             [--auth-header 'Name: value']...
                             [--member-auth-endpoint URL] [--dialect bird|pusher] [--subscribe CH]...
-                            [--signin] [--sandbox-control URL] [--scenario NAME|FILE]
+                            [--signin] [--user-id ID] [--sandbox-control URL] [--scenario NAME|FILE]
                             [--demo-rate N] [--jsonl] [--wait-timeout S] [--record FILE]
-                            [--duration S] [--log-size N] [--theme default|mono]
+                            [--duration S] [--log-size N] [--theme default|mono] [--no-mouse]
+               bird-inspect --profile NAME [flags that override it]
                bird-inspect --replay FILE [--speed X] [--jsonl] [--duration S] [--log-size N]
-                            [--theme default|mono]
+                            [--theme default|mono] [--no-mouse]
                bird-inspect doctor [--sandbox | --app-key K …] [--channel NAME]… [--timeout S] [--json]
                bird-inspect report RECORDING -o FILE|- [--force]
                bird-inspect --help | --version
@@ -149,6 +164,12 @@ public enum Arguments {
           --dialect bird|pusher     wire dialect, default bird (BIRD_DIALECT)
           --subscribe CH            subscribe at start, repeatable (BIRD_SUBSCRIBE, space-separated)
           --signin                  sign in at start (BIRD_SIGNIN=1)
+          --user-id ID              the member to sign in as: i's default, --signin's id; the sandbox's
+                                    demo endpoint signs it (BIRD_USER_ID; default inspector)
+          --profile NAME            settings from $XDG_CONFIG_HOME/bird-inspect/profiles.json (else
+                                    ~/.config/…): {"NAME": {"app_key": …, "host": …, "auth_endpoint": …,
+                                    "auth_headers_env": {"Authorization": "ENV_VAR"}, …}}; secrets only
+                                    as environment variable names; flags override it (BIRD_PROFILE)
           --sandbox-control URL     attach k (close with a code) to a running bird-sandbox (BIRD_SANDBOX_CONTROL)
           --scenario NAME|FILE      with --sandbox: play a fault scenario (edge-restart, flaky-network,
                                     over-capacity, terminated-member, stale-connection, auth-outage,
@@ -169,6 +190,9 @@ public enum Arguments {
                                     waiting (BIRD_SPEED)
           --theme default|mono      colours, or none at all (bold and reverse stay); default mono when
                                     NO_COLOR is set (BIRD_THEME)
+          --no-mouse                leave the mouse to the terminal (select text as usual); without
+                                    it a click focuses a pane and selects an entry, the wheel
+                                    scrolls (BIRD_NO_MOUSE=1)
           --help, --version
 
         exit codes: 0 ok (with --jsonl: every command succeeded, or stdout was closed), 1 a command
@@ -176,10 +200,23 @@ public enum Arguments {
         """
 
     /// Parses arguments (without the program name) over `environment`; flags win over BIRD_*.
-    public static func parse(_ args: [String], environment: [String: String] = [:]) -> Result<
-        ParsedArguments, ArgumentError
-    > {
+    /// With `--profile NAME` (or `BIRD_PROFILE`), `profiles` is the profiles file the executable
+    /// read: the profile's settings come first, so flags on the command line override them.
+    public static func parse(
+        _ args: [String], environment: [String: String] = [:], profiles: ProfilesFile? = nil
+    ) -> Result<ParsedArguments, ArgumentError> {
         var o = InspectorOptions()
+        var args = args
+        if let name = Profiles.requested(args, environment: environment) {
+            guard let file = profiles else {
+                return .failure(ArgumentError("--profile \(name): no profiles file (set XDG_CONFIG_HOME or HOME)"))
+            }
+            switch Profiles.flags(profile: name, file: file, environment: environment) {
+            case .success(let flags): args = Profiles.merge(profile: flags, commandLine: args)
+            case .failure(let error): return .failure(error)
+            }
+            o.profile = name
+        }
         do {
             try applyEnvironment(environment, &o)
             var envSubscribe = true
@@ -224,6 +261,8 @@ public enum Arguments {
                     if envSubscribe { o.subscribe = []; envSubscribe = false }
                     o.subscribe.append(try channel(try value()))
                 case "--signin": try noValue(); o.signin = true
+                case "--user-id": o.userId = try memberId(try value(), flag)
+                case "--profile": _ = try value()  // applied above
                 case "--sandbox-control": o.sandboxControl = try url(try value(), flag)
                 case "--scenario": o.scenario = try value()
                 case "--demo-rate": o.demoRate = try number(try value(), flag, min: 0, max: 10_000)
@@ -235,6 +274,7 @@ public enum Arguments {
                 case "--replay": o.replay = try path(try value(), flag)
                 case "--speed": o.speed = try speed(try value(), flag)
                 case "--theme": o.theme = try theme(try value(), flag)
+                case "--no-mouse": try noValue(); o.mouse = false
                 default:
                     throw ArgumentError(flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
                 }
@@ -274,6 +314,7 @@ public enum Arguments {
         if let d = env["BIRD_DIALECT"], !d.isEmpty { o.dialect = try dialect(d) }
         if let s = env["BIRD_SUBSCRIBE"] { o.subscribe = try s.split(separator: " ").map { try channel(String($0)) } }
         o.signin = flag("BIRD_SIGNIN")
+        if let u = env["BIRD_USER_ID"], !u.isEmpty { o.userId = try memberId(u, "BIRD_USER_ID") }
         if let u = env["BIRD_SANDBOX_CONTROL"], !u.isEmpty { o.sandboxControl = try url(u, "BIRD_SANDBOX_CONTROL") }
         if let n = env["BIRD_SCENARIO"], !n.isEmpty { o.scenario = n }
         if let r = env["BIRD_DEMO_RATE"], !r.isEmpty {
@@ -291,6 +332,7 @@ public enum Arguments {
         if let x = env["BIRD_SPEED"], !x.isEmpty { o.speed = try speed(x, "BIRD_SPEED") }
         if let n = env["NO_COLOR"], !n.isEmpty { o.theme = "mono" }
         if let t = env["BIRD_THEME"], !t.isEmpty { o.theme = try theme(t, "BIRD_THEME") }
+        o.mouse = !flag("BIRD_NO_MOUSE")
         if let t = env["BIRD_WAIT_TIMEOUT"], !t.isEmpty {
             o.waitTimeout = try number(t, "BIRD_WAIT_TIMEOUT", min: 0.1, max: 86_400)
         }
@@ -391,6 +433,12 @@ public enum Arguments {
             scheme == "http" || scheme == "https",
             let host = c.host, !host.isEmpty
         else { throw ArgumentError("\(name) must be an http(s) URL, not “\(s)”") }
+        return s
+    }
+
+    /// A member id to sign in as: what a presence id may be (the channel-name characters, up to 200).
+    static func memberId(_ s: String, _ flag: String) throws -> String {
+        if let problem = MemberIdRules.problem(s) { throw ArgumentError("\(flag) \(s): \(problem)") }
         return s
     }
 

@@ -84,27 +84,22 @@ extension Inspector {
         let wide = inner.width >= 48
         var rows = inner.height
         // Reserve the last row for the selected channel's error, when it has one.
-        var errorLine: String?
-        if let ch = model.currentChannel, case .failed(let f) = ch.status, rows >= 3 {
-            errorLine = "✗ \(f.type)\(f.status.map { " \($0)" } ?? ""): \(Redaction.scrub(f.message))"
-            rows -= 1
-        } else if let ch = model.currentChannel, ch.decryptionFailures > 0, rows >= 3 {
-            errorLine =
-                "✗ \(ch.decryptionFailures) not decrypted"
-                + (ch.lastDecryptionProblem.map { ", last: " + Redaction.scrub($0) } ?? "")
-            rows -= 1
-        } else if let ch = model.currentChannel, let detail = ContinuityText.detail(ch.continuity), rows >= 3 {
-            errorLine = detail
-            rows -= 1
-        }
-        let first = max(0, min(model.selectedChannel - rows + 1, model.channels.count - rows))
+        let errorLine = channelsNote(model, rows: rows)
+        if errorLine != nil { rows -= 1 }
+        let first = channelsFirst(model, rows: rows)
         for (row, index) in (first..<min(model.channels.count, first + rows)).enumerated() {
             let ch = model.channels[index]
             let y = inner.y + row
             let selected = index == model.selectedChannel
             let stream = ContinuityText.stream(offset: ch.lastOffset, ch.continuity, wide: wide)
-            // With a stream column the status is its symbol alone, so both fit the half row.
-            let (status, role) = statusText(ch, model, wide: wide && stream == nil)
+            // With a stream column the status is its symbol alone, so both fit the half row; a
+            // name that would be cut keeps its room and the status becomes its symbol.
+            var (status, role) = statusText(ch, model, wide: wide && stream == nil)
+            if wide, stream == nil,
+                DisplayWidth.of(ch.name) + 7 + DisplayWidth.of(rightText(ch, model, wide: true)) > inner.width
+            {
+                (status, role) = statusText(ch, model, wide: false)
+            }
             var counts = inner.width >= 30 ? "\(ch.events) ev" : "\(ch.events)"
             if wide, ch.sent > 0 { counts += " (\(ch.sent) sent)" }
             // Events that did not decrypt (the selected channel's last row says why).
@@ -130,7 +125,7 @@ extension Inspector {
                         CellStyle(ch.isEncrypted ? .info : .dim, reverse: selected && focused)
                     ),
                     (
-                        DisplayWidth.truncate(ch.name, to: nameWidth),
+                        DisplayWidth.shorten(ch.name, to: nameWidth),
                         CellStyle(.normal, bold: selected, reverse: selected && focused)
                     ),
                 ],

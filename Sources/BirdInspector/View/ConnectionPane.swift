@@ -182,7 +182,8 @@ extension Inspector {
             rect, title: Pane.connection.rawValue, focused: model.focus == .connection,
             rightLabel: model.connection.transitions > 0 ? "\(model.connection.transitions) transitions" : nil)
         let inner = rect.inner
-        for (row, line) in connectionLines(model, width: inner.width).prefix(inner.height).enumerated() {
+        let lines = fitConnection(connectionLines(model, width: inner.width), rows: inner.height)
+        for (row, line) in lines.prefix(inner.height).enumerated() {
             putLine(line, x: inner.x, y: inner.y + row, width: inner.width, &grid)
         }
     }

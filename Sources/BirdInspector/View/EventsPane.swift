@@ -11,11 +11,12 @@ extension Inspector {
         inner.x += gutter
         inner.width -= gutter
         guard inner.height > 0, inner.width > 0 else { return }
-        var rows = inner.height
+        let rows = eventRows(model, rect)
         if model.paused {
-            rows -= 1
             let n = model.missedWhilePaused
-            let marker = "⏸ paused · \(n) new event\(n == 1 ? "" : "s") since · G/End follows"
+            var marker = "⏸ paused · \(n) new event\(n == 1 ? "" : "s") since · G/End follows"
+            // A selected entry whose names the columns shorten: the marker names them whole.
+            if let names = shortenedNames(model, inner) { marker = "⏸ \(names) · \(n) new · G/End follows" }
             grid.fill(
                 Rect(x: inner.x, y: inner.y + rows, width: inner.width, height: 1),
                 style: CellStyle(.warn, reverse: true))
@@ -38,29 +39,18 @@ extension Inspector {
         }
 
         // Which page of entries: the one holding the selection, pages counted from the newest.
-        let selectedIndex = model.selectedSeq.flatMap { s in seqs.lastIndex { $0 <= s } } ?? seqs.count - 1
-        let fromEnd = seqs.count - 1 - selectedIndex
-        let page = fromEnd / rows
-        let end = seqs.count - page * rows
-        let start = max(0, end - rows)
-        let window = Array(seqs[start..<end])
+        let (window, selectedIndex) = eventsPage(model, seqs: seqs, rows: rows)
 
         let entries = window.compactMap { model.log.entry(seq: $0) }
         let maxChannel = entries.map { DisplayWidth.of(LogText.channel($0.event)) }.max() ?? 0
         let maxName = entries.map { DisplayWidth.of(LogText.name($0.event)) }.max() ?? 0
-        // Channel and event columns take what they need, leaving the data a third of the row
-        // when there is room; when there is not (80×24), the channel's full name comes first
-        // (two presence channels must not both read "presenc…"), then the event name, with
-        // at least 8 columns each for the event name and the data.
+        // Channel and event columns take what they need while the data keeps 8 columns; when
+        // the row cannot hold them (80×24) both are shortened keeping their start and their last
+        // part (two presence channels never both read "presenc…"); the selected row shows them whole.
         let maxData = entries.map { DisplayWidth.of(LogText.summary($0.event)) }.max() ?? 0
-        var channelWidth = min(maxChannel, 28)
-        var nameWidth = min(maxName, 30)
-        let roomy = max(12, inner.width - 15 - min(maxData, max(12, inner.width / 3)))
-        if channelWidth + nameWidth > roomy {
-            let budget = max(12, inner.width - 15 - min(maxData, 8))
-            channelWidth = min(channelWidth, max(6, budget - min(nameWidth, 8)))
-            nameWidth = min(nameWidth, max(6, budget - channelWidth))
-        }
+        let (channelWidth, nameWidth) = eventColumns(
+            channel: maxChannel, name: maxName, data: maxData, width: inner.width,
+            rows: entries.map { (DisplayWidth.of(LogText.channel($0.event)), DisplayWidth.of(LogText.name($0.event))) })
         let showSelection = model.paused || model.selectedSeq != nil
         for (row, entry) in entries.enumerated() {
             let y = inner.y + row
@@ -85,15 +75,39 @@ extension Inspector {
                         CellStyle(isSent ? .sent : match ? .info : .dim, bold: isSent || match, reverse: rev)
                     ),
                     (
-                        DisplayWidth.pad(LogText.channel(entry.event), to: channelWidth) + " ",
+                        column(LogText.channel(entry.event), channelWidth, whole: selected) + " ",
                         CellStyle(isSent ? .sent : .accent, bold: isSent, reverse: rev)
                     ),
                     (
-                        DisplayWidth.pad(LogText.name(entry.event), to: nameWidth) + " ",
+                        column(LogText.name(entry.event), nameWidth, whole: selected) + " ",
                         CellStyle(isEvent ? .title : role, bold: true, reverse: rev)
                     ),
                     (LogText.summary(entry.event), CellStyle(role, bold: isSent, reverse: rev)),
                 ], x: inner.x, y: y, width: inner.width, &grid)
         }
+    }
+
+    /// `name` in a column of `width`: shortened to fit (start + `…` + last part) and padded, or
+    /// `whole` (the selected row) at its full width.
+    static func column(_ name: String, _ width: Int, whole: Bool) -> String {
+        DisplayWidth.pad(
+            whole ? name : DisplayWidth.shorten(name, to: width), to: max(width, whole ? DisplayWidth.of(name) : 0))
+    }
+
+    /// The selected entry's channel and event name, whole, when the Events pane in `inner`
+    /// shortens either (nil when nothing is selected or both show whole).
+    static func shortenedNames(_ model: Model, _ inner: Rect) -> String? {
+        guard model.paused || model.selectedSeq != nil, let selected = selectedEntry(model) else { return nil }
+        let seqs = visibleSeqs(model)
+        let (window, _) = eventsPage(model, seqs: seqs, rows: max(1, inner.height - (model.paused ? 1 : 0)))
+        let entries = window.compactMap { model.log.entry(seq: $0) }
+        let widths = eventColumns(
+            channel: entries.map { DisplayWidth.of(LogText.channel($0.event)) }.max() ?? 0,
+            name: entries.map { DisplayWidth.of(LogText.name($0.event)) }.max() ?? 0,
+            data: entries.map { DisplayWidth.of(LogText.summary($0.event)) }.max() ?? 0, width: inner.width,
+            rows: entries.map { (DisplayWidth.of(LogText.channel($0.event)), DisplayWidth.of(LogText.name($0.event))) })
+        let channel = LogText.channel(selected.event), name = LogText.name(selected.event)
+        guard DisplayWidth.of(channel) > widths.channel || DisplayWidth.of(name) > widths.name else { return nil }
+        return channel.isEmpty ? name : "\(channel) \(name)"
     }
 }

@@ -23,14 +23,16 @@ public struct Layout: Sendable, Equatable {
 
     /// The layout for `size`. `channelsWant` is the width the Channels pane needs to show every
     /// row whole; it gets it from the Connection pane beside it, which keeps at least
-    /// ``connectionKeeps`` columns (the bottom row's split does not change).
-    public init(size: Size, channelsWant: Int = 0) {
+    /// ``connectionKeeps`` columns (the bottom row's split does not change). `connectionWant` is
+    /// the height (borders included) the Connection pane's lines need: the top row grows from 10
+    /// rows to it, up to half the screen.
+    public init(size: Size, channelsWant: Int = 0, connectionWant: Int = 0) {
         let w = size.width, h = size.height
         tooSmall = w < Layout.minimum.width || h < Layout.minimum.height
         let right = min(56, max(26, w * 3 / 8))
         let left = w - right
         let topRight = min(max(right, channelsWant), max(right, w - Layout.connectionKeeps))
-        let top = min(10, (h - 1) / 2)
+        let top = min(max(10, connectionWant), (h - 1) / 2)
         connection = Rect(x: 0, y: 0, width: w - topRight, height: top)
         channels = Rect(x: w - topRight, y: 0, width: topRight, height: top)
         events = Rect(x: 0, y: top, width: left, height: h - 1 - top)

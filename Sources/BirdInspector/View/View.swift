@@ -31,9 +31,13 @@ extension Inspector {
     }
 
     /// The panes for `size`, the Channels pane as wide as its rows need (when the Connection
-    /// pane can spare it).
+    /// pane can spare it) and the top row as tall as the Connection pane's lines need (up to half
+    /// the screen).
     static func layout(_ model: Model, size: Size) -> Layout {
-        Layout(size: size, channelsWant: channelsWidthWanted(model))
+        let wide = channelsWidthWanted(model)
+        let first = Layout(size: size, channelsWant: wide)
+        let rows = connectionLines(model, width: first.connection.inner.width).count + 2
+        return Layout(size: size, channelsWant: wide, connectionWant: rows)
     }
 
     /// `● REC path (N)` on the Events pane's bottom border while `--record` writes a file; a long

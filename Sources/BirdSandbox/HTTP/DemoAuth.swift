@@ -59,7 +59,8 @@ extension Edge {
     }
 
     /// `POST /auth/member`: `{"connection_id"}` (JSON) or `socket_id=…` (form); answers
-    /// `{"auth","member_data"}` (bird) or `{"auth","user_data"}` (pusher).
+    /// `{"auth","member_data"}` (bird) or `{"auth","user_data"}` (pusher). The member is
+    /// `?member=NAME` (else a guest id), its info `?info=<JSON object>` (else `{"name": NAME}`).
     func handleMemberAuth(_ request: HTTPRequest) -> HTTPResponse {
         if let failure = authFailure, failure.prefix == nil {
             log("auth/member: failing with \(failure.status), as asked")
@@ -73,8 +74,12 @@ extension Edge {
         }
         let memberId = Edge.memberName(request, connectionId: connectionId)
         let infoKey = dialect == .bird ? "member_info" : "user_info"
-        let identity = JSONValue.object([dialect.signinIdKey: .string(memberId), infoKey: ["name": .string(memberId)]])
-            .description
+        // `?info=<JSON object>` chooses the member info (the inspector's `signin ID INFO`).
+        let info =
+            request.queryValue("info").flatMap { try? JSONValue(parsing: $0) }.flatMap {
+                $0.objectValue != nil ? $0 : nil
+            } ?? ["name": .string(memberId)]
+        let identity = JSONValue.object([dialect.signinIdKey: .string(memberId), infoKey: info]).description
         let string = Signature.signinString(connectionId: connectionId, memberData: identity, dialect: dialect)
         let response: JSONValue = [
             "auth": .string(
