@@ -99,9 +99,9 @@ public final class ScriptedConnection: Transport, @unchecked Sendable {
     /// Every socket write (a write may carry several messages).
     public var writes: [[String]] { state.withLock { $0.writes } }
     /// The sent messages, decoded.
-    public var sentMessages: [WireMessage] { sent.compactMap { try? WireMessage.decode($0) } }
+    package var sentMessages: [WireMessage] { sent.compactMap { try? WireMessage.decode($0) } }
     /// The sent messages whose event is `event`.
-    public func sent(event: String) -> [WireMessage] { sentMessages.filter { $0.event == event } }
+    package func sent(event: String) -> [WireMessage] { sentMessages.filter { $0.event == event } }
     /// The close code and reason the client closed with, if it did.
     public var closedWith: (code: Int, reason: String)? { state.withLock { $0.closedWith } }
     /// Whether the client aborted the socket (no close frame).

@@ -34,7 +34,7 @@ public struct SandboxConfiguration: Sendable {
     /// key (`shared_secret`) and `POST /sandbox/publish` seals their data; without it, the demo
     /// auth endpoint refuses those channels (they still work with auth signed elsewhere). The HTTP
     /// API never needs it: it relays what the server SDK sealed. Never logged.
-    public var encryptionMasterKey: EncryptionMasterKey?
+    package var encryptionMasterKey: EncryptionMasterKey?
     /// How much each WebSocket connection may send before it is closed with 1008 as a flood.
     public var inboundBudget = InboundBudget()
     /// How much of each channel's stream is kept for subscribers that resume (Bird dialect;

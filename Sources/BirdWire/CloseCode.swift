@@ -31,7 +31,7 @@ public enum CloseCode {
     /// - Parameter reachedConnected: whether the connection had completed the handshake. A
     ///   4200–4299 close before the handshake takes the backoff path, so an edge that keeps
     ///   refusing cannot drive a tight reconnect loop.
-    public static func action(forServerClose code: Int, reachedConnected: Bool) -> ReconnectAction {
+    package static func action(forServerClose code: Int, reachedConnected: Bool) -> ReconnectAction {
         switch band(code) {
         case .refused: return .fail
         case .immediate: return reachedConnected ? .reconnectNow : .backoff
@@ -60,7 +60,7 @@ public enum CloseCode {
 
     /// The server's reason for a close when it says something the code's meaning and behaviour do
     /// not (trimmed), or nil when it is empty or only repeats them.
-    public static func distinctReason(_ code: Int, _ reason: String?) -> String? {
+    package static func distinctReason(_ code: Int, _ reason: String?) -> String? {
         guard let reason = reason?.trimmingCharacters(in: .whitespacesAndNewlines), !reason.isEmpty else { return nil }
         let lowered = reason.lowercased()
         let said = [meaning(code), band(code).behaviour, summary(code), "\(code)", "\(code) \(meaning(code))"]
@@ -135,7 +135,7 @@ public enum CloseBand: String, Sendable, CaseIterable {
 }
 
 /// What a client does after a connection ends.
-public enum ReconnectAction: Sendable, Equatable {
+package enum ReconnectAction: Sendable, Equatable {
     /// State `failed`; nothing scheduled.
     case fail
     /// Straight to `connecting`, no wait.

@@ -28,7 +28,7 @@ public struct EventPayload: Sendable {
     }
 
     /// A payload as it came in a message's `data`.
-    public init(_ wire: WirePayload) {
+    package init(_ wire: WirePayload) {
         switch wire {
         case .string(let text): storage = Storage(text: text, sentAsString: true)
         case .json(let text): storage = Storage(text: text, sentAsString: false)

@@ -1,5 +1,5 @@
 /// Protocol events (not app events), independent of dialect.
-public enum ProtocolEvent: String, Sendable, CaseIterable {
+package enum ProtocolEvent: String, Sendable, CaseIterable {
     /// The handshake: the connection id and activity timeout (server to client).
     case connectionEstablished = "connection_established"
     /// An error from the server, with a code and message; for a channel when it names one.
@@ -36,22 +36,22 @@ public enum ProtocolEvent: String, Sendable, CaseIterable {
     }
 
     /// The event's name on the wire in `dialect`.
-    public func wireName(_ dialect: Dialect) -> String {
+    package func wireName(_ dialect: Dialect) -> String {
         if self == .connectionCount && dialect == .pusher { return "pusher_internal:subscription_count" }
         return (isInternal ? dialect.internalPrefix : dialect.eventPrefix) + rawValue
     }
 
     /// The name app handlers bind to (always the Bird spelling), e.g. `bird:subscription_succeeded`.
-    public var appName: String { "bird:" + rawValue }
+    package var appName: String { "bird:" + rawValue }
 
     /// The protocol event a wire name denotes in `dialect`, or nil for app and client events.
-    public init?(wireName: String, dialect: Dialect) {
+    package init?(wireName: String, dialect: Dialect) {
         guard let match = ProtocolEvent.table(dialect)[wireName] else { return nil }
         self = match
     }
 
     /// Whether a wire name is in the protocol's reserved namespace of `dialect` (known or not).
-    public static func isReserved(_ wireName: String, dialect: Dialect) -> Bool {
+    package static func isReserved(_ wireName: String, dialect: Dialect) -> Bool {
         // Both prefixes of a dialect start with its name (`bird`, `pusher`): most app event names
         // differ at the first byte, and are told apart without a prefix comparison.
         guard wireName.utf8.first == (dialect == .bird ? UInt8(ascii: "b") : UInt8(ascii: "p")) else { return false }
@@ -84,5 +84,5 @@ public enum BirdProtocol {
     /// The protocol version the client speaks and edges accept (5–7).
     public static let version = 7
     /// Protocol versions an edge accepts.
-    public static let acceptedVersions = 5...7
+    package static let acceptedVersions = 5...7
 }

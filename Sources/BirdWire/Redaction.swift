@@ -1,14 +1,14 @@
 /// Removes secrets from text that may be shown or stored: the signature half of `auth` values
 /// (`"key:hex"` → `"key:<redacted>"`), encrypted channels' keys (`shared_secret`), bearer tokens
 /// and the like.
-public enum Redaction {
+package enum Redaction {
     /// The placeholder that replaces a secret.
-    public static let placeholder = "<redacted>"
+    package static let placeholder = "<redacted>"
 
     /// Redacts every `"auth":"<key>:<hex>"` signature and every `"shared_secret":"<key>"` channel
     /// key (the whole value) in protocol or auth-response JSON text, including double-encoded
     /// occurrences (`\"auth\":\"…\"`) and any spacing around the colon for `shared_secret`.
-    public static func redactWireText(_ text: String) -> String {
+    package static func redactWireText(_ text: String) -> String {
         let mentions = secretMentions(text)
         guard mentions.auth || mentions.sharedSecret else { return text }
         let signed = mentions.auth ? redactAuth(text) : text

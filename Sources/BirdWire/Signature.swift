@@ -1,25 +1,25 @@
 import COpenSSL
 
 /// Signature strings and HMAC-SHA256 signing (docs/PROTOCOL.md § Signatures).
-public enum Signature {
+package enum Signature {
     /// The string signed for a private channel: `<connection_id>:<channel>`.
-    public static func privateChannelString(connectionId: String, channel: String) -> String {
+    package static func privateChannelString(connectionId: String, channel: String) -> String {
         "\(connectionId):\(channel)"
     }
 
     /// The string signed for a presence channel: `<connection_id>:<channel>:<member_data>`.
-    public static func presenceChannelString(connectionId: String, channel: String, memberData: String) -> String {
+    package static func presenceChannelString(connectionId: String, channel: String, memberData: String) -> String {
         "\(connectionId):\(channel):\(memberData)"
     }
 
     /// The string signed for a sign-in: `<connection_id>::member::<member_data>` (bird) or
     /// `<socket_id>::user::<user_data>` (pusher). A channel auth can never pass as a sign-in.
-    public static func signinString(connectionId: String, memberData: String, dialect: Dialect) -> String {
+    package static func signinString(connectionId: String, memberData: String, dialect: Dialect) -> String {
         "\(connectionId)::\(dialect.signinTag)::\(memberData)"
     }
 
     /// The string signed for a channel subscription: private, or presence when `memberData` is given.
-    public static func channelString(connectionId: String, channel: String, memberData: String?) -> String {
+    package static func channelString(connectionId: String, channel: String, memberData: String?) -> String {
         if let memberData {
             return presenceChannelString(connectionId: connectionId, channel: channel, memberData: memberData)
         }
@@ -27,17 +27,17 @@ public enum Signature {
     }
 
     /// `"<app_key>:<hex>"`, the `auth` value of subscriptions and sign-ins.
-    public static func auth(appKey: String, secret: String, string: String) -> String {
+    package static func auth(appKey: String, secret: String, string: String) -> String {
         "\(appKey):\(hmacSHA256Hex(key: secret, message: string))"
     }
 
     /// Whether `auth` is the right `"<app_key>:<hex>"` for `string`, compared in constant time.
-    public static func verify(auth: String, appKey: String, secret: String, string: String) -> Bool {
+    package static func verify(auth: String, appKey: String, secret: String, string: String) -> Bool {
         constantTimeEquals(auth, self.auth(appKey: appKey, secret: secret, string: string))
     }
 
     /// Lowercase hex HMAC-SHA256 of `message` under `key`.
-    public static func hmacSHA256Hex(key: String, message: String) -> String {
+    package static func hmacSHA256Hex(key: String, message: String) -> String {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let keyBytes = Array(key.utf8)
@@ -51,7 +51,7 @@ public enum Signature {
     }
 
     /// Lowercase hex MD5 of `bytes` (the HTTP API's `body_md5`).
-    public static func md5Hex(_ bytes: [UInt8]) -> String {
+    package static func md5Hex(_ bytes: [UInt8]) -> String {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         bytes.withUnsafeBufferPointer { b in
@@ -61,7 +61,7 @@ public enum Signature {
     }
 
     /// Compares two strings in time that depends only on their lengths.
-    public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+    package static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8)
         let y = Array(b.utf8)
         guard x.count == y.count else { return false }
@@ -72,7 +72,7 @@ public enum Signature {
 
     /// The string an HTTP API request signs: `METHOD\nPATH\nk=v&…` with every query parameter
     /// except `auth_signature`, sorted by key, not URL-encoded.
-    public static func httpAPIString(method: String, path: String, query: [(name: String, value: String)]) -> String {
+    package static func httpAPIString(method: String, path: String, query: [(name: String, value: String)]) -> String {
         let params =
             query
             .filter { $0.name != "auth_signature" }

@@ -3,25 +3,25 @@
 /// Decoding is lean: the envelope's strings are read directly, and `data` is kept as text —
 /// ``WirePayload/value`` parses it only when asked — so a handler that needs only the raw
 /// payload costs no object graph.
-public struct WireMessage: Sendable, Equatable {
+package struct WireMessage: Sendable, Equatable {
     /// The event name as it appears on the wire.
-    public var event: String
+    package var event: String
     /// The channel, when the message names one.
-    public var channel: String?
+    package var channel: String?
     /// The payload, when present (and not `null`).
-    public var data: WirePayload?
+    package var data: WirePayload?
     /// The sender's member id of a presence client event (`member_id` or `user_id` at the top level).
-    public var memberId: String?
+    package var memberId: String?
     /// Continuity (Bird dialect, docs/PROTOCOL.md § Extensions): on a channel event, its offset
     /// in the channel's stream; on `subscription_succeeded`, the stream's head (the last offset
     /// given). A non-negative integer; nil when absent or not one.
-    public var offset: Int?
+    package var offset: Int?
     /// Continuity on `subscription_succeeded` (the top-level `epoch`, `recovered`, `missed`);
     /// nil when the edge sent no `epoch`.
-    public var continuity: WireContinuity?
+    package var continuity: WireContinuity?
 
     /// Creates a message from its parts.
-    public init(
+    package init(
         event: String, channel: String? = nil, data: WirePayload? = nil, memberId: String? = nil, offset: Int? = nil,
         continuity: WireContinuity? = nil
     ) {
@@ -35,7 +35,7 @@ public struct WireMessage: Sendable, Equatable {
 
     /// A message whose data is `value`, sent as a JSON string of JSON (double encoding) when
     /// `doubleEncoded`, else as the JSON value itself.
-    public init(event: String, channel: String? = nil, value: JSONValue, doubleEncoded: Bool = false) {
+    package init(event: String, channel: String? = nil, value: JSONValue, doubleEncoded: Bool = false) {
         self.init(
             event: event, channel: channel,
             data: doubleEncoded ? .string(value.description) : .json(value.description))
@@ -44,19 +44,19 @@ public struct WireMessage: Sendable, Equatable {
 
 /// What an edge with continuity says on `subscription_succeeded` (Bird dialect, docs/PROTOCOL.md
 /// § Extensions): the stream's epoch and, when the subscribe asked to resume, whether it could.
-public struct WireContinuity: Sendable, Equatable {
+package struct WireContinuity: Sendable, Equatable {
     /// The channel stream's epoch: offsets compare only within one epoch.
-    public var epoch: String
+    package var epoch: String
     /// Whether every event after the position the subscribe sent is replayed (after this
     /// message, before live ones); nil when the subscribe sent no position.
-    public var recovered: Bool?
+    package var recovered: Bool?
     /// With `recovered: false`: how many events after that position the edge no longer holds;
     /// nil when it cannot say (another epoch, a position ahead of the stream).
-    public var missed: Int?
+    package var missed: Int?
 
     /// What an edge says: its `epoch`, and for a subscribe that asked to resume, `recovered` and
     /// (when events are lost) `missed`.
-    public init(epoch: String, recovered: Bool? = nil, missed: Int? = nil) {
+    package init(epoch: String, recovered: Bool? = nil, missed: Int? = nil) {
         self.epoch = epoch
         self.recovered = recovered
         self.missed = missed
@@ -64,14 +64,14 @@ public struct WireContinuity: Sendable, Equatable {
 }
 
 /// The `data` of a message: a JSON string (its content, unescaped) or any other JSON value (its text).
-public enum WirePayload: Sendable, Equatable {
+package enum WirePayload: Sendable, Equatable {
     /// `data` was a JSON string; this is its decoded content (often JSON text itself).
     case string(String)
     /// `data` was an object, array, number or Boolean; this is its JSON text.
     case json(String)
 
     /// The payload's text: the string's content, or the JSON text.
-    public var text: String {
+    package var text: String {
         switch self {
         case .string(let s), .json(let s): return s
         }
@@ -79,7 +79,7 @@ public enum WirePayload: Sendable, Equatable {
 
     /// The payload as a value: a string holding JSON is parsed (double encoding); a string that
     /// is not JSON stays `.string`; other JSON is parsed.
-    public var value: JSONValue {
+    package var value: JSONValue {
         switch self {
         case .string(let s): return JSONValue.fromPayload(s)
         case .json(let s): return (try? JSONValue(parsing: s)) ?? .string(s)
@@ -88,11 +88,11 @@ public enum WirePayload: Sendable, Equatable {
 
     /// The payload as an object (members in order), whichever way it was encoded; nil when it is
     /// not one.
-    public var object: JSONObject? { value.objectValue }
+    package var object: JSONObject? { value.objectValue }
 }
 
 /// Why a text frame is not a protocol message.
-public enum WireDecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WireDecodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not JSON.
     case invalidJSON(JSONParseError)
     /// JSON, but not an object.
@@ -102,7 +102,7 @@ public enum WireDecodeError: Error, Sendable, Equatable, CustomStringConvertible
     /// `channel` (or the member id) is present but not a string.
     case invalidField(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidJSON(let e): return "message is not JSON (\(e))"
         case .notAnObject: return "message is not a JSON object"
@@ -114,7 +114,7 @@ public enum WireDecodeError: Error, Sendable, Equatable, CustomStringConvertible
 
 extension WireMessage {
     /// Decodes a text frame. Unknown fields are ignored; `data: null` counts as absent.
-    public static func decode(_ text: String) throws(WireDecodeError) -> WireMessage {
+    package static func decode(_ text: String) throws(WireDecodeError) -> WireMessage {
         var text = text
         // The message is returned straight out of the closure (no `Result` to copy it out of).
         do {
@@ -127,7 +127,7 @@ extension WireMessage {
     }
 
     /// Decodes a text frame from UTF-8 bytes.
-    public static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(WireDecodeError) -> WireMessage {
+    package static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(WireDecodeError) -> WireMessage {
         do {
             return try scan(buffer)
         } catch let error as WireDecodeError {
@@ -271,7 +271,7 @@ extension WireMessage {
     /// The message as JSON text for a WebSocket text frame.
     ///
     /// - Parameter memberIdKey: the top-level key of ``memberId`` (`member_id` or `user_id`).
-    public func encode(memberIdKey: String = "member_id") -> String {
+    package func encode(memberIdKey: String = "member_id") -> String {
         var out = "{\"event\":"
         JSONWriter.appendQuoted(event, to: &out)
         if let channel {
@@ -313,5 +313,5 @@ extension WireMessage {
 
 extension String {
     /// This string as a JSON string literal (quoted and escaped).
-    public var jsonQuoted: String { JSONWriter.quoted(self) }
+    package var jsonQuoted: String { JSONWriter.quoted(self) }
 }

@@ -158,12 +158,17 @@ struct EncryptionPrimitiveTests {
         dump(key, to: &dumped)
         dump(master, to: &dumped)
         dump([key], to: &dumped)
+        dump(master.material, to: &dumped)
         let shown = [
             "\(key)", String(reflecting: key), "\(master)", String(reflecting: master), dumped,
+            "\(key.material)", String(reflecting: master.material),
             "\(Optional(key) as Any)", "\([master])",
         ].joined(separator: "\n")
-        #expect(shown.contains(Redaction.placeholder))
-        for secret in [SDKVectors.sharedSecret, SDKVectors.masterKey, SDKVectors.sharedSecretHex, "116", "bytes"] {
+        #expect(
+            "\(key)" == "EncryptionKey(<redacted>)" && String(reflecting: master) == "EncryptionMasterKey(<redacted>)")
+        for secret in [
+            SDKVectors.sharedSecret, SDKVectors.masterKey, SDKVectors.sharedSecretHex, "116", "bytes", "material",
+        ] {
             #expect(!shown.contains(secret), "key material (\(secret.prefix(3))…) in \(shown)")
         }
         // Errors about a key never repeat the text that was offered as one.

@@ -3,20 +3,20 @@
 ///
 /// Total for any values: a negative `base` or `cap` counts as zero, any attempt number is
 /// accepted, and the doubling stops at `cap` (never overflows).
-public struct Backoff: Sendable, Equatable {
+package struct Backoff: Sendable, Equatable {
     /// The first attempt's upper bound.
-    public var base: Duration
+    package var base: Duration
     /// The largest upper bound.
-    public var cap: Duration
+    package var cap: Duration
 
     /// The protocol's backoff: base 1 s, cap 30 s.
-    public init(base: Duration = .seconds(1), cap: Duration = .seconds(30)) {
+    package init(base: Duration = .seconds(1), cap: Duration = .seconds(30)) {
         self.base = base
         self.cap = cap
     }
 
     /// The largest delay of attempt `attempt` (from 0): `min(cap, base · 2^attempt)`.
-    public func upperBound(attempt: Int) -> Duration {
+    package func upperBound(attempt: Int) -> Duration {
         let cap = max(.zero, self.cap)
         var bound = min(max(.zero, base), cap)
         var n = max(0, attempt)
@@ -29,7 +29,7 @@ public struct Backoff: Sendable, Equatable {
     }
 
     /// The delay of attempt `attempt` for a random number `unit` in `[0, 1]` (clamped).
-    public func delay(attempt: Int, unit: Double) -> Duration {
+    package func delay(attempt: Int, unit: Double) -> Duration {
         let u = unit.isFinite ? min(1, max(0, unit)) : 0
         return upperBound(attempt: attempt) * u
     }

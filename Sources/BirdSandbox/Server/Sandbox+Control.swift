@@ -111,14 +111,14 @@ extension Sandbox {
     /// Replaces the encryption master key with `key` (a fresh random one when nil): every
     /// encrypted channel's key changes, as when an app rotates its key, so subscribers must
     /// re-authorise to read new events (`POST /sandbox/encryption/rotate`).
-    public func rotateEncryptionMasterKey(to key: EncryptionMasterKey? = nil) {
+    package func rotateEncryptionMasterKey(to key: EncryptionMasterKey? = nil) {
         onQueue { _ = edge.rotateEncryptionMasterKey(to: key) }
     }
 
     /// The key of the encrypted channel `channel` under the master key in force (what the demo
     /// auth endpoint answers as `shared_secret`), or nil without a master key. For tests and
     /// tools that play the app's backend.
-    public func encryptionChannelKey(for channel: String) -> EncryptionKey? {
+    package func encryptionChannelKey(for channel: String) -> EncryptionKey? {
         onQueue { edge.channelKey(for: channel) }
     }
 

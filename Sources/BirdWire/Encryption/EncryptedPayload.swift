@@ -3,24 +3,24 @@
 /// NaCl's `secretbox` (XSalsa20-Poly1305) under the channel's key. `ciphertext` holds the
 /// 16-byte Poly1305 tag followed by the encrypted bytes — the layout of libsodium's
 /// `crypto_secretbox_easy`, PyNaCl's `SecretBox.encrypt(…).ciphertext` and tweetnacl.
-public struct EncryptedPayload: Sendable, Equatable {
+package struct EncryptedPayload: Sendable, Equatable {
     /// Size of the Poly1305 tag at the start of every ciphertext.
-    public static let macByteCount = 16
+    package static let macByteCount = 16
 
     /// The default limit on the payload text `init(parsing:)` accepts: 256 KiB. Well above what
     /// any edge delivers (Pusher and the sandbox cap an event's data at 10 KiB, soketi at 100 KB
     /// by default; the `pusher` SDK encrypts up to 30 KiB of plaintext, about 41 KB sealed), so a
     /// legitimate event is never refused, while a hostile payload is refused before it is parsed.
-    public static let defaultMaxTextBytes = 256 * 1024
+    package static let defaultMaxTextBytes = 256 * 1024
 
     /// The payload's nonce.
-    public let nonce: EncryptionNonce
+    package let nonce: EncryptionNonce
     /// The Poly1305 tag followed by the encrypted bytes (at least `macByteCount` bytes).
-    public let ciphertext: [UInt8]
+    package let ciphertext: [UInt8]
 
     /// Parses an event's `data` text. Members other than `nonce` and `ciphertext` are ignored;
     /// text longer than `maxTextBytes` (UTF-8) is refused before it is parsed.
-    public init(parsing text: String, maxTextBytes: Int = EncryptedPayload.defaultMaxTextBytes)
+    package init(parsing text: String, maxTextBytes: Int = EncryptedPayload.defaultMaxTextBytes)
         throws(EncryptedPayloadError)
     {
         let count = text.utf8.count
@@ -46,7 +46,7 @@ public struct EncryptedPayload: Sendable, Equatable {
 
     /// Seals `plaintext` (its UTF-8 bytes) under `key` with `nonce` — a fresh random one unless
     /// given. Never reuse a nonce under the same key.
-    public static func seal(plaintext: String, key: EncryptionKey, nonce: EncryptionNonce = .random())
+    package static func seal(plaintext: String, key: EncryptionKey, nonce: EncryptionNonce = .random())
         -> EncryptedPayload
     {
         EncryptedPayload(
@@ -54,7 +54,7 @@ public struct EncryptedPayload: Sendable, Equatable {
     }
 
     /// The plaintext, when the payload authenticates under `key` and is UTF-8 text.
-    public func open(with key: EncryptionKey) throws(DecryptionFailure) -> String {
+    package func open(with key: EncryptionKey) throws(DecryptionFailure) -> String {
         guard let bytes = Sodium.secretboxOpen(ciphertext, nonce: nonce.bytes, key: key.bytes) else {
             throw .authenticationFailed
         }
@@ -63,7 +63,7 @@ public struct EncryptedPayload: Sendable, Equatable {
     }
 
     /// Parses `text` and opens it with `key`: an encrypted event's `data` to its plaintext.
-    public static func decrypt(
+    package static func decrypt(
         _ text: String, with key: EncryptionKey, maxTextBytes: Int = EncryptedPayload.defaultMaxTextBytes
     ) throws(EncryptedDataError) -> String {
         let payload: EncryptedPayload
@@ -80,7 +80,7 @@ public struct EncryptedPayload: Sendable, Equatable {
     }
 
     /// The payload as an event's `data` text: `{"nonce":"…","ciphertext":"…"}`.
-    public var text: String {
+    package var text: String {
         "{\"nonce\":\"\(nonce.base64)\",\"ciphertext\":\"\(Sodium.base64(ciphertext))\"}"
     }
 

@@ -4,48 +4,19 @@
 ///
 /// Key material never appears in `description`, `debugDescription`, `dump` or errors; only
 /// `revealBase64()` gives it out, for the one place it belongs (an auth response).
-public struct EncryptionKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
-    /// Size of a key in bytes.
-    public static let byteCount = 32
+package struct EncryptionKey: RedactedKey {
+    /// The key's checked bytes.
+    package let material: KeyMaterial
 
-    /// The key's bytes.
-    let bytes: [UInt8]
-
-    /// A key from its 32 bytes.
-    public init(bytes: some Collection<UInt8>) throws(EncryptionKeyError) {
-        guard bytes.count == Self.byteCount else { throw .wrongLength(byteCount: bytes.count) }
-        self.bytes = Array(bytes)
-    }
-
-    /// A key from standard, padded base64 (an auth response's `shared_secret`).
-    public init(base64 text: String) throws(EncryptionKeyError) {
-        guard let bytes = Sodium.decodeBase64(text) else { throw .notBase64 }
-        try self.init(bytes: bytes)
-    }
+    /// A key holding `material`.
+    package init(material: KeyMaterial) { self.material = material }
 
     /// The channel key of `channel`: SHA-256 of the channel name's UTF-8 bytes followed by the
     /// master key's bytes — what the `pusher` server SDKs put in `shared_secret`.
-    public static func deriveChannelKey(channel: String, masterKey: EncryptionMasterKey) -> EncryptionKey {
-        EncryptionKey(trusted: Sodium.sha256(Array(channel.utf8) + masterKey.bytes))
+    package static func deriveChannelKey(channel: String, masterKey: EncryptionMasterKey) -> EncryptionKey {
+        EncryptionKey(material: KeyMaterial(trusted: Sodium.sha256(Array(channel.utf8) + masterKey.bytes)))
     }
 
     /// The key as standard, padded base64: secret. For an auth response's `shared_secret` only.
-    public func revealBase64() -> String { Sodium.base64(bytes) }
-
-    /// Compares in constant time.
-    public static func == (a: EncryptionKey, b: EncryptionKey) -> Bool {
-        Sodium.constantTimeEquals(a.bytes, b.bytes)
-    }
-
-    /// `EncryptionKey(<redacted>)`.
-    public var description: String { "EncryptionKey(\(Redaction.placeholder))" }
-    /// `EncryptionKey(<redacted>)`.
-    public var debugDescription: String { description }
-    /// No children, so `dump` and mirrors show no key material.
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
-
-    /// A key from bytes already known to be 32 long.
-    private init(trusted bytes: [UInt8]) { self.bytes = bytes }
+    package func revealBase64() -> String { Sodium.base64(bytes) }
 }

@@ -1,50 +1,22 @@
 /// The app's 32-byte encryption master key, from which every encrypted channel's key is derived.
-/// Only the server side holds it (the app's backend, the sandbox); clients never see it.
+/// Only the server side holds it (the app's backend, the sandbox); clients never see it. Made
+/// from 32 bytes or their base64 (`openssl rand -base64 32`).
 ///
 /// Key material never appears in `description`, `debugDescription`, `dump` or errors.
-public struct EncryptionMasterKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
-    /// Size of a master key in bytes.
-    public static let byteCount = 32
+package struct EncryptionMasterKey: RedactedKey {
+    /// The key's checked bytes.
+    package let material: KeyMaterial
 
-    /// The key's bytes.
-    let bytes: [UInt8]
-
-    /// A master key from its 32 bytes.
-    public init(bytes: some Collection<UInt8>) throws(EncryptionKeyError) {
-        guard bytes.count == Self.byteCount else { throw .wrongLength(byteCount: bytes.count) }
-        self.bytes = Array(bytes)
-    }
-
-    /// A master key from standard, padded base64, the form the `pusher` SDKs take
-    /// (`encryption_master_key_base64`), e.g. the output of `openssl rand -base64 32`.
-    public init(base64 text: String) throws(EncryptionKeyError) {
-        guard let bytes = Sodium.decodeBase64(text) else { throw .notBase64 }
-        try self.init(bytes: bytes)
-    }
+    /// A master key holding `material`.
+    package init(material: KeyMaterial) { self.material = material }
 
     /// A fresh random master key (libsodium's CSPRNG).
-    public static func random() -> EncryptionMasterKey {
-        EncryptionMasterKey(trusted: Sodium.randomBytes(byteCount))
+    package static func random() -> EncryptionMasterKey {
+        EncryptionMasterKey(material: KeyMaterial(trusted: Sodium.randomBytes(KeyMaterial.byteCount)))
     }
 
     /// The key of the encrypted channel `channel` (`EncryptionKey.deriveChannelKey`).
-    public func channelKey(for channel: String) -> EncryptionKey {
+    package func channelKey(for channel: String) -> EncryptionKey {
         EncryptionKey.deriveChannelKey(channel: channel, masterKey: self)
     }
-
-    /// Compares in constant time.
-    public static func == (a: EncryptionMasterKey, b: EncryptionMasterKey) -> Bool {
-        Sodium.constantTimeEquals(a.bytes, b.bytes)
-    }
-
-    /// `EncryptionMasterKey(<redacted>)`.
-    public var description: String { "EncryptionMasterKey(\(Redaction.placeholder))" }
-    /// `EncryptionMasterKey(<redacted>)`.
-    public var debugDescription: String { description }
-    /// No children, so `dump` and mirrors show no key material.
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
-
-    private init(trusted bytes: [UInt8]) { self.bytes = bytes }
 }

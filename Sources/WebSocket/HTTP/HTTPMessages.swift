@@ -116,10 +116,18 @@ enum HTTPStatus {
     }
 }
 
-enum PercentCoding {
-    static func decode(_ s: String, plusAsSpace: Bool) -> String {
+/// Percent-decoding of request targets and `application/x-www-form-urlencoded` bodies (the
+/// sandbox's form bodies too): `%XX` decoded, an invalid escape kept literally, `+` as a space
+/// where asked; the bytes then read as UTF-8 (invalid sequences replaced).
+package enum PercentCoding {
+    /// `s` percent-decoded.
+    package static func decode(_ s: String, plusAsSpace: Bool) -> String {
+        decode(bytes: Array(s.utf8), plusAsSpace: plusAsSpace)
+    }
+
+    /// `bytes` percent-decoded.
+    package static func decode(bytes: [UInt8], plusAsSpace: Bool) -> String {
         var out: [UInt8] = []
-        let bytes = Array(s.utf8)
         out.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
@@ -135,7 +143,8 @@ enum PercentCoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func parseQuery(_ q: String) -> [(name: String, value: String)] {
+    /// The `name=value` pairs of a query, in order, names and values decoded with `+` as a space.
+    package static func parseQuery(_ q: String) -> [(name: String, value: String)] {
         q.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = decode(String(kv[0]), plusAsSpace: true)
