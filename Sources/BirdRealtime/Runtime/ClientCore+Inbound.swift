@@ -91,10 +91,11 @@ extension ClientCore {
             log(.warning, "ignored event \(message.event) for \(channelName): not subscribed")
             return
         }
+        let payload: Deliverer.Event.Payload
+        if let data = envelope.data { payload = .frame(envelope.frame, data) } else { payload = .wire(nil) }
         enqueue(
-            registry: registry, channel: channelName, name: message.event,
-            payload: envelope.data.map { .frame(envelope.frame, $0) } ?? .wire(nil), memberId: message.memberId,
-            stream: stream)
+            registry: registry, channel: channelName, name: message.event, payload: payload,
+            memberId: message.memberId, stream: stream)
     }
 
     /// The channel of the record named `name`, remembered for the next event while the records
