@@ -11,14 +11,20 @@ package struct WireDataSpan: Sendable, Equatable {
         case json
     }
 
-    /// The bytes' offsets in the frame's UTF-8.
-    package var range: Range<Int>
-    package var kind: Kind
+    /// The bytes' offsets in the frame's UTF-8 (two integers, not a `Range`: the span is copied
+    /// with every delivery, and plain integers copy without value witnesses).
+    package let start: Int
+    package let end: Int
+    package let kind: Kind
 
     package init(range: Range<Int>, kind: Kind) {
-        self.range = range
+        self.start = range.lowerBound
+        self.end = range.upperBound
         self.kind = kind
     }
+
+    /// The bytes' offsets in the frame's UTF-8.
+    package var range: Range<Int> { start..<end }
 
     /// Whether `data` was a JSON string.
     package var isString: Bool { kind != .json }

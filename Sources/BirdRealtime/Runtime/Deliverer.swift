@@ -164,12 +164,18 @@ final class Deliverer: @unchecked Sendable {
     }
 }
 
-/// Where a delivered event is in its channel's stream (boxed in an optional, so events without
-/// one stay small).
-struct StreamStamp {
-    var offset: Int?
-    var epoch: String?
-    var continuity: ChannelContinuity?
+/// Where a delivered event is in its channel's stream. A class: events without one carry a nil
+/// pointer, which copies without the value witnesses an optional struct of optionals needs.
+final class StreamStamp: Sendable {
+    let offset: Int?
+    let epoch: String?
+    let continuity: ChannelContinuity?
+
+    init(offset: Int? = nil, epoch: String? = nil, continuity: ChannelContinuity? = nil) {
+        self.offset = offset
+        self.epoch = epoch
+        self.continuity = continuity
+    }
 }
 
 /// A decrypted event's plaintext and the envelope it travelled in.
