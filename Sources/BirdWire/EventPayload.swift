@@ -35,6 +35,12 @@ public struct EventPayload: Sendable {
         }
     }
 
+    /// A message's `data` still in its text frame (``WireEnvelope``): unescaped and copied only
+    /// when ``text`` is read, parsed from the frame when ``value`` is.
+    package init(frame: String, span: WireDataSpan) {
+        storage = Storage(frame: frame, span: span)
+    }
+
     /// The payload's exact text (a string `data` unwrapped; any other `data` verbatim).
     public var text: String { storage.text }
 
@@ -72,23 +78,50 @@ extension EventPayload {
         var problem: PayloadProblem?
     }
 
-    /// The text and, once read, its parse — shared by copies of the payload. The parse is made
-    /// outside any lock (two first readers may both parse; the first result stored wins).
+    /// The text (or the frame it is in) and, once read, its parse — shared by copies of the
+    /// payload. Work is done outside any lock (two first readers may both do it; the first
+    /// result stored wins).
     final class Storage: @unchecked Sendable {
-        let text: String
+        /// The text; nil while it is still in ``frame`` (then made on first read).
+        private var madeText: String?
+        /// The frame and where the text is in it, for a payload made over a frame.
+        private let frame: (text: String, span: WireDataSpan)?
         let sentAsString: Bool
-        /// Guarded by ``LockStripes/lock(for:)``.
+        /// Guarded by ``LockStripes/lock(for:)`` (with ``madeText`` once a frame's text is made).
         private var cached: Parsed?
 
         init(text: String, sentAsString: Bool) {
-            self.text = text
+            self.madeText = text
+            self.frame = nil
             self.sentAsString = sentAsString
         }
 
         init(text: String, parsed: Parsed) {
-            self.text = text
+            self.madeText = text
+            self.frame = nil
             self.sentAsString = false
             self.cached = parsed
+        }
+
+        init(frame: String, span: WireDataSpan) {
+            self.madeText = nil
+            self.frame = (frame, span)
+            self.sentAsString = span.isString
+        }
+
+        var text: String {
+            guard let frame else { return madeText ?? "" }
+            let lock = LockStripes.lock(for: self)
+            lock.lock()
+            let known = madeText
+            lock.unlock()
+            if let known { return known }
+            let made = frame.span.text(in: frame.text)
+            lock.lock()
+            defer { lock.unlock() }
+            if let madeText { return madeText }
+            madeText = made
+            return made
         }
 
         var parsed: Parsed {
@@ -97,12 +130,35 @@ extension EventPayload {
             let known = cached
             lock.unlock()
             if let known { return known }
-            let made = EventPayload.parse(text)
+            let made: Parsed
+            if let frame {
+                // Parsed from the frame's bytes (a string's content unescaped into scratch
+                // space): no text is made unless the payload is not JSON.
+                made =
+                    frame.span.withText(in: frame.text) { bytes in bytes.map { EventPayload.parse(bytes: $0) } }
+                    ?? EventPayload.parse(text)
+            } else {
+                made = EventPayload.parse(text)
+            }
             lock.lock()
             defer { lock.unlock() }
             if let cached { return cached }
             cached = made
             return made
+        }
+    }
+
+    /// ``parse(_:)`` of the text whose UTF-8 is `bytes`.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Parsed {
+        guard bytes.count <= maxParsedBytes else {
+            return Parsed(
+                value: .string(String(decoding: bytes, as: UTF8.self)),
+                problem: .tooLarge(bytes: bytes.count, limit: maxParsedBytes))
+        }
+        do {
+            return Parsed(value: try JSONValue(parsing: bytes), problem: nil)
+        } catch {
+            return Parsed(value: .string(String(decoding: bytes, as: UTF8.self)), problem: PayloadProblem(error))
         }
     }
 

@@ -459,3 +459,104 @@ struct JSONParser {
         throw fail("unterminated container")
     }
 }
+
+// MARK: - Strings left escaped (the client's lazy `data`, WireEnvelope.swift)
+
+extension JSONParser {
+    /// At an opening quote: checks the string as ``parseString()`` would — escapes (`\u` with
+    /// its surrogate rules) and control characters, with the same errors — without decoding it,
+    /// and leaves the index after the closing quote. Returns the content's range (between the
+    /// quotes) and whether it holds escapes. Bytes of 0x80 and above are passed over: call it
+    /// only on bytes known to be UTF-8 (a `String`'s).
+    mutating func checkedStringContent() throws(JSONParseError) -> (content: Range<Int>, escaped: Bool) {
+        index += 1
+        let start = index
+        var escaped = false
+        while true {
+            index = Self.plainRunEnd(bytes, from: index)
+            guard index < bytes.count else { throw fail("unterminated string") }
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let content = start..<index
+                index += 1
+                return (content, escaped)
+            }
+            if b == UInt8(ascii: "\\") {
+                escaped = true
+                index += 1
+                guard index < bytes.count else { throw fail("unterminated escape") }
+                let e = bytes[index]
+                index += 1
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"):
+                    var scratch: [UInt8] = []
+                    try appendUnicodeEscape(to: &scratch)
+                default: throw fail("invalid escape")
+                }
+                continue
+            }
+            if b < 0x20 { throw fail("control character in a string") }
+            index += 1  // a byte of a multi-byte character
+        }
+    }
+
+    /// Undoes the one-character escapes of string content checked by
+    /// ``checkedStringContent()`` into `out` (room for `content.count` bytes: unescaping never
+    /// lengthens) and returns how many bytes it wrote; nil at a `\u` escape (decode such content
+    /// with ``parseString()``).
+    static func unescapeSimple(_ content: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>)
+        -> Int?
+    {
+        guard let base = content.baseAddress, let target = out.baseAddress, out.count >= content.count else {
+            return content.isEmpty ? 0 : nil
+        }
+        let count = content.count
+        let source = UnsafeRawPointer(base)
+        let sink = UnsafeMutableRawPointer(target)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let backslashes = ones &* 0x5C
+        var n = 0  // never ahead of `i`: unescaping never lengthens
+        var i = 0
+        while i < count {
+            // Eight bytes without a backslash are copied as they are (the content was checked:
+            // no quote, no control character), one word at a time.
+            if i + 8 <= count {
+                let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let x = word ^ backslashes
+                if (x &- ones) & ~x & (ones &* 0x80) == 0 {
+                    sink.storeBytes(of: word, toByteOffset: n, as: UInt64.self)
+                    n += 8
+                    i += 8
+                    continue
+                }
+            }
+            let b = base[i]
+            guard b == UInt8(ascii: "\\") else {
+                target[n] = b
+                n += 1
+                i += 1
+                continue
+            }
+            guard i + 1 < count else { return nil }
+            let c: UInt8
+            switch base[i + 1] {
+            case UInt8(ascii: "\""): c = 0x22
+            case UInt8(ascii: "\\"): c = 0x5C
+            case UInt8(ascii: "/"): c = 0x2F
+            case UInt8(ascii: "b"): c = 0x08
+            case UInt8(ascii: "f"): c = 0x0C
+            case UInt8(ascii: "n"): c = 0x0A
+            case UInt8(ascii: "r"): c = 0x0D
+            case UInt8(ascii: "t"): c = 0x09
+            default: return nil
+            }
+            target[n] = c
+            n += 1
+            i += 2
+        }
+        return n
+    }
+}

@@ -129,7 +129,8 @@ extension WireMessage {
     /// Decodes a text frame from UTF-8 bytes.
     package static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(WireDecodeError) -> WireMessage {
         do {
-            return try scan(buffer)
+            var span: WireDataSpan?
+            return try scan(buffer, locatingData: false, span: &span)
         } catch let error as WireDecodeError {
             throw error
         } catch let error as JSONParseError {
@@ -139,7 +140,11 @@ extension WireMessage {
         }
     }
 
-    private static func scan(_ buffer: UnsafeBufferPointer<UInt8>) throws -> WireMessage {
+    /// Reads the message. `locatingData` (``WireEnvelope``): `data` is checked but left where it
+    /// is — its place goes to `span`, the message's `data` stays nil — and `buffer` must be UTF-8.
+    static func scan(_ buffer: UnsafeBufferPointer<UInt8>, locatingData: Bool, span: inout WireDataSpan?) throws
+        -> WireMessage
+    {
         var p = JSONParser(buffer)
         p.skipWhitespace()
         guard p.peek() == UInt8(ascii: "{") else {
@@ -190,12 +195,21 @@ extension WireMessage {
                     }
                 case .data:
                     if p.peek() == UInt8(ascii: "\"") {
-                        data = .string(try p.parseString())
+                        if locatingData {
+                            let (content, escaped) = try p.checkedStringContent()
+                            span = WireDataSpan(range: content, kind: escaped ? .escapedString : .plainString)
+                        } else {
+                            data = .string(try p.parseString())
+                        }
                     } else {
                         let range = try p.skipValue()
                         let raw = UnsafeBufferPointer(rebasing: buffer[range])
                         if !(raw.count == 4 && raw.elementsEqual("null".utf8)) {
-                            data = .json(String(decoding: raw, as: UTF8.self))
+                            if locatingData {
+                                span = WireDataSpan(range: range, kind: .json)
+                            } else {
+                                data = .json(String(decoding: raw, as: UTF8.self))
+                            }
                         }
                     }
                 case .offset:

@@ -20,7 +20,8 @@ extension FuzzHarness {
 ///   and a payload built from a value (`WireMessage(event:value:doubleEncoded:)`) gives it back;
 /// - the model is lossless: compact text parsed and printed again is the same text (member order,
 ///   number digits);
-/// - an `EventPayload` keeps its text and its value is the parsed text or `.string(text)`.
+/// - an `EventPayload` keeps its text and its value is the parsed text or `.string(text)`;
+/// - `WireEnvelope` (the client's decoder, `data` left in the frame) agrees with `decode(_:)`.
 enum MessageFuzz {
     static func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -35,6 +36,7 @@ enum MessageFuzz {
         }
         for case .success(let message) in [fromBytes, fromText] { check(message) }
         if case .failure(let error) = fromText { _ = error.description }
+        checkEnvelope(text, against: fromText)
 
         // The JSON model on its own (decode reads `data` lazily; this parses everything).
         let parsed = bytes.withUnsafeBufferPointer { buffer in
@@ -59,6 +61,30 @@ enum MessageFuzz {
         }
 
         _ = Redaction.redactWireText(text)
+    }
+
+    /// The client's envelope (`data` left in the frame) decodes `text` exactly as
+    /// `WireMessage.decode` did — same message, same error — and its payload, read value first
+    /// or text first, is the payload of the decoded `data`.
+    static func checkEnvelope(_ text: String, against decoded: Result<WireMessage, WireDecodeError>) {
+        let envelope = Result { () throws(WireDecodeError) -> WireEnvelope in try WireEnvelope.decode(text) }
+        switch (envelope, decoded) {
+        case (.success(let envelope), .success(let message)):
+            if envelope.message != message { fatalError("WireEnvelope gives \(envelope.message), decode \(message)") }
+            let expected = message.data.map(EventPayload.init)
+            let valueFirst = envelope.payload
+            let textFirst = envelope.payload
+            if valueFirst?.value != expected?.value || valueFirst?.problem != expected?.problem
+                || textFirst?.text != expected?.text || textFirst?.value != expected?.value
+                || valueFirst?.text != expected?.text || textFirst?.sentAsString != expected?.sentAsString
+            {
+                fatalError("WireEnvelope's payload of \(text) differs from the decoded data's")
+            }
+        case (.failure(let error), .failure(let expected)):
+            if error != expected { fatalError("WireEnvelope fails with \(error), decode with \(expected)") }
+        default:
+            fatalError("WireEnvelope and WireMessage.decode disagree on \(text): \(envelope) vs \(decoded)")
+        }
     }
 
     /// Everything a decoded message offers, and its round trip.

@@ -2,16 +2,18 @@
 extension ClientCore {
     func handleText(_ text: String) {
         if wantsWire { tap(.inbound, text) }
-        let message: WireMessage
+        // `data` stays in the frame: app events hand it to their handlers as it is, unescaped
+        // and parsed only if a handler reads it (WireEnvelope.swift).
+        let envelope: WireEnvelope
         do {
-            message = try WireMessage.decode(text)
+            envelope = try WireEnvelope.decode(text)
         } catch {
             perform(machine.inbound(now: arrivalTime))
             reportBadInput(error, text: text)
             return
         }
         perform(machine.inbound(now: arrivalTime))
-        route(message)
+        route(envelope)
     }
 
     private func reportBadInput(_ error: WireDecodeError, text: String) {
@@ -31,11 +33,14 @@ extension ClientCore {
         return redacted.count > limit ? String(redacted.prefix(limit)) + "…" : redacted
     }
 
-    private func route(_ message: WireMessage) {
+    private func route(_ envelope: WireEnvelope) {
         // Every protocol event's wire name is in the reserved namespace: app events (most of the
         // traffic) skip the table lookup.
-        let reserved = ProtocolEvent.isReserved(message.event, dialect: dialect)
-        if reserved, let event = ProtocolEvent(wireName: message.event, dialect: dialect) {
+        let head = envelope.head
+        let reserved = ProtocolEvent.isReserved(head.event, dialect: dialect)
+        if reserved, let event = ProtocolEvent(wireName: head.event, dialect: dialect) {
+            // Protocol events read their `data` now.
+            let message = envelope.message
             switch event {
             case .connectionEstablished: handleHandshake(message)
             case .error: handleWireError(message)
@@ -55,6 +60,7 @@ extension ClientCore {
             }
             return
         }
+        let message = head
         if reserved {
             reportError(RealtimeError(kind: .unknownEvent, message: "ignored unknown protocol event \(message.event)"))
             return
@@ -75,7 +81,7 @@ extension ClientCore {
             }
             // End-to-end encrypted channels decrypt first (ClientCore+Encryption); one lookup either way.
             if channel.isEncrypted {
-                receiveEncrypted(message, channel: channelName)
+                receiveEncrypted(envelope.message, channel: channelName)
                 return
             }
             registry = channel.registry
@@ -85,8 +91,10 @@ extension ClientCore {
             log(.warning, "ignored event \(message.event) for \(channelName): not subscribed")
             return
         }
-        deliver(
-            registry: registry, channel: channelName, name: message.event, payload: message.data,
+        let payload: Deliverer.Event.Payload
+        if let data = envelope.data { payload = .frame(envelope.frame, data) } else { payload = .wire(nil) }
+        enqueue(
+            registry: registry, channel: channelName, name: message.event, payload: payload,
             memberId: message.memberId, stream: stream)
     }
 

@@ -17,6 +17,9 @@ final class Deliverer: @unchecked Sendable {
         enum Payload {
             case wire(WirePayload?)
             case value(JSONValue?)
+            /// A message's `data` still in its frame (``WireEnvelope``): unescaped and parsed only
+            /// when a handler reads it.
+            case frame(String, WireDataSpan)
             /// The plaintext of an encrypted channel's event, with what travelled (boxed, so the
             /// common cases stay small).
             case decrypted(DecryptedText)
@@ -39,6 +42,7 @@ final class Deliverer: @unchecked Sendable {
             switch payload {
             case .wire(let wire): made = wire.map(EventPayload.init)
             case .value(let value): made = value.map { EventPayload(value: $0) }
+            case .frame(let frame, let span): made = EventPayload(frame: frame, span: span)
             case .decrypted(let decrypted):
                 made = EventPayload(text: decrypted.plaintext)
                 ciphertext = decrypted.ciphertext
@@ -160,12 +164,18 @@ final class Deliverer: @unchecked Sendable {
     }
 }
 
-/// Where a delivered event is in its channel's stream (boxed in an optional, so events without
-/// one stay small).
-struct StreamStamp {
-    var offset: Int?
-    var epoch: String?
-    var continuity: ChannelContinuity?
+/// Where a delivered event is in its channel's stream. A class: events without one carry a nil
+/// pointer, which copies without the value witnesses an optional struct of optionals needs.
+final class StreamStamp: Sendable {
+    let offset: Int?
+    let epoch: String?
+    let continuity: ChannelContinuity?
+
+    init(offset: Int? = nil, epoch: String? = nil, continuity: ChannelContinuity? = nil) {
+        self.offset = offset
+        self.epoch = epoch
+        self.continuity = continuity
+    }
 }
 
 /// A decrypted event's plaintext and the envelope it travelled in.
