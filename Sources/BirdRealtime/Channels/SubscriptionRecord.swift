@@ -15,11 +15,11 @@ struct SubscriptionRecord {
 
     let channel: Channel
     var phase: Phase = .idle
-    /// Bumped whenever an authorization or a timeout in flight becomes void.
+    /// Bumped whenever an authorization or a timeout in flight becomes void (the client's
+    /// ``SubscribeTimeouts`` holds the timeout).
     var token = 0
     /// This connection's member id on a presence channel (from the signed member data).
     var myId: String?
-    var timeout: (any RealtimeTimer)?
     /// The key and decryption state of an end-to-end encrypted channel; nil for other channels.
     var encryption: EncryptedChannelState?
     /// The channel's place in its stream and the duplicate rule (kept across connections).

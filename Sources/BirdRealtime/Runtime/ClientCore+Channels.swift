@@ -44,7 +44,7 @@ extension ClientCore {
 
     private func deactivate(_ channel: Channel) {
         guard let record = records[channel.name], record.channel === channel else { return }
-        record.timeout?.cancel()
+        stopSubscribeTimeout(channel.name)
         records[channel.name] = nil
         channel.reset()
         switch record.phase {
@@ -74,8 +74,7 @@ extension ClientCore {
     /// the authorizer for private and presence ones.
     func beginSubscribe(_ name: String, connectionId: String, batch: inout [String]) {
         guard var record = records[name] else { return }
-        record.timeout?.cancel()
-        record.timeout = nil
+        stopSubscribeTimeout(name)
         record.token += 1
         record.myId = nil
         let token = record.token
@@ -179,17 +178,39 @@ extension ClientCore {
         return WireMessage(event: ProtocolEvent.subscribe.wireName(dialect), value: .object(data)).encode()
     }
 
+    // MARK: - Subscribe timeouts (one timer for all: SubscribeTimeouts.swift)
+
     private func armSubscribeTimeout(_ name: String, token: Int) {
-        let timer = environment.clock.schedule(after: options.subscribeTimeout, on: queue) { [weak self] in
-            self?.subscribeTimedOut(name, token: token)
+        performSubscribeTimer(
+            subscribeTimeouts.start(
+                name, token: token, now: environment.clock.uptime, timeout: options.subscribeTimeout))
+    }
+
+    /// `name` no longer waits for the answer to its subscribe: its timeout is dropped.
+    func stopSubscribeTimeout(_ name: String) {
+        performSubscribeTimer(subscribeTimeouts.stop(name))
+    }
+
+    private func performSubscribeTimer(_ action: SubscribeTimeouts.TimerAction?) {
+        switch action {
+        case .arm(let after)?:
+            arm(.subscribe, after: after) { core in core.subscribeTimerFired() }
+        case .cancel?:
+            cancelTimer(.subscribe)
+        case nil:
+            break
         }
-        records[name]?.timeout = timer
+    }
+
+    private func subscribeTimerFired() {
+        let (due, next) = subscribeTimeouts.timerFired(now: environment.clock.uptime)
+        performSubscribeTimer(next)
+        for item in due { subscribeTimedOut(item.channel, token: item.token) }
     }
 
     private func subscribeTimedOut(_ name: String, token: Int) {
         guard !isShutDown, var record = records[name], record.token == token, record.phase == .pending else { return }
         record.phase = .timedOut
-        record.timeout = nil
         records[name] = record
         log(.warning, "no answer to the subscription of \(name) within \(options.subscribeTimeout)")
         deliver(
@@ -207,8 +228,7 @@ extension ClientCore {
         guard var record = records[name] else { return }
         switch record.phase {
         case .pending, .authorizing, .timedOut:
-            record.timeout?.cancel()
-            record.timeout = nil
+            stopSubscribeTimeout(name)
             record.token += 1
             record.phase = .idle
             records[name] = record
@@ -221,10 +241,9 @@ extension ClientCore {
 
     /// The connection is gone: every subscription and the identity are void.
     func connectionLost() {
+        performSubscribeTimer(subscribeTimeouts.stopAll())
         for name in Array(records.keys) {
             guard var record = records[name] else { continue }
-            record.timeout?.cancel()
-            record.timeout = nil
             record.token += 1
             record.phase = .idle
             record.myId = nil

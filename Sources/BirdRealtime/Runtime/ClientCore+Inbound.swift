@@ -201,8 +201,7 @@ extension ClientCore {
             log(.debug, "late \(message.event) for \(name), which was unsubscribed")
             return
         }
-        record.timeout?.cancel()
-        record.timeout = nil
+        stopSubscribeTimeout(name)
         record.phase = .subscribed
         records[name] = record
         let channel = record.channel

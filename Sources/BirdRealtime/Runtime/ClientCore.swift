@@ -19,6 +19,8 @@ final class ClientCore: @unchecked Sendable {
 
     enum TimerKind: Hashable {
         case retry, activity, pong, signin, handshake, endpoint
+        /// The one timer of every subscribe timeout (``SubscribeTimeouts``).
+        case subscribe
     }
 
     struct TimerSlot {
@@ -54,6 +56,8 @@ final class ClientCore: @unchecked Sendable {
     /// The channel the last channel event was routed to (a stream of one channel's events
     /// compares names instead of hashing them); forgotten by every change to ``records``.
     var routeMemo: (name: String, channel: Channel)?
+    /// The deadlines of the subscriptions waiting for their answer, served by the `subscribe` timer.
+    var subscribeTimeouts = SubscribeTimeouts()
     var signin = SigninState()
     var inflight: [Int: Task<Void, Never>] = [:]
     var nextTaskId = 0
@@ -128,7 +132,7 @@ final class ClientCore: @unchecked Sendable {
         guard !isShutDown else { return }
         isShutDown = true
         for kind in Array(timers.keys) { cancelTimer(kind) }
-        for (_, record) in records { record.timeout?.cancel() }
+        _ = subscribeTimeouts.stopAll()
         records = [:]
         // Channels hold the core; forgetting them breaks the cycle so the core can be freed.
         let channels = channelTable.withLock { table -> [Channel] in
