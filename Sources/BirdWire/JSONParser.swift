@@ -149,18 +149,7 @@ struct JSONParser {
                 }
                 if b == UInt8(ascii: "\\") {
                     guard i + 1 < bytes.count else { return nil }
-                    let c: UInt8
-                    switch bytes[i + 1] {
-                    case UInt8(ascii: "\""): c = 0x22
-                    case UInt8(ascii: "\\"): c = 0x5C
-                    case UInt8(ascii: "/"): c = 0x2F
-                    case UInt8(ascii: "b"): c = 0x08
-                    case UInt8(ascii: "f"): c = 0x0C
-                    case UInt8(ascii: "n"): c = 0x0A
-                    case UInt8(ascii: "r"): c = 0x0D
-                    case UInt8(ascii: "t"): c = 0x09
-                    default: return nil
-                    }
+                    guard let c = JSONParser.unescaped(bytes[i + 1]) else { return nil }
                     out.initializeElement(at: n, to: c)
                     n += 1
                     i += 2
@@ -541,22 +530,30 @@ extension JSONParser {
                 continue
             }
             guard i + 1 < count else { return nil }
-            let c: UInt8
-            switch base[i + 1] {
-            case UInt8(ascii: "\""): c = 0x22
-            case UInt8(ascii: "\\"): c = 0x5C
-            case UInt8(ascii: "/"): c = 0x2F
-            case UInt8(ascii: "b"): c = 0x08
-            case UInt8(ascii: "f"): c = 0x0C
-            case UInt8(ascii: "n"): c = 0x0A
-            case UInt8(ascii: "r"): c = 0x0D
-            case UInt8(ascii: "t"): c = 0x09
-            default: return nil
-            }
+            guard let c = JSONParser.unescaped(base[i + 1]) else { return nil }
             target[n] = c
             n += 1
             i += 2
         }
         return n
+    }
+}
+
+extension JSONParser {
+    /// The byte a one-character JSON escape (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`)
+    /// stands for, given the byte after the backslash; nil for `u` and anything else.
+    @inline(__always)
+    static func unescaped(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""): return 0x22
+        case UInt8(ascii: "\\"): return 0x5C
+        case UInt8(ascii: "/"): return 0x2F
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        default: return nil
+        }
     }
 }

@@ -83,16 +83,12 @@ package struct WireEnvelope: Sendable {
     package static func decode(_ frame: String) throws(WireDecodeError) -> WireEnvelope {
         var text = frame
         var span: WireDataSpan?
-        let head: WireMessage
-        do {
-            head = try text.withUTF8 { buffer in try WireMessage.scan(buffer, locatingData: true, span: &span) }
-        } catch let error as WireDecodeError {
-            throw error
-        } catch let error as JSONParseError {
-            throw .invalidJSON(error)
-        } catch {
-            throw .notAnObject
+        let scanned = text.withUTF8 { buffer in
+            Result { () throws(WireDecodeError) in
+                try WireMessage.scanTyped(buffer, locatingData: true, span: &span)
+            }
         }
+        let head = try scanned.get()
         return WireEnvelope(head: head, frame: text, data: span)
     }
 

@@ -128,9 +128,16 @@ extension WireMessage {
 
     /// Decodes a text frame from UTF-8 bytes.
     package static func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(WireDecodeError) -> WireMessage {
+        var span: WireDataSpan?
+        return try scanTyped(buffer, locatingData: false, span: &span)
+    }
+
+    /// ``scan(_:locatingData:span:)`` with its errors as ``WireDecodeError``s.
+    static func scanTyped(
+        _ buffer: UnsafeBufferPointer<UInt8>, locatingData: Bool, span: inout WireDataSpan?
+    ) throws(WireDecodeError) -> WireMessage {
         do {
-            var span: WireDataSpan?
-            return try scan(buffer, locatingData: false, span: &span)
+            return try scan(buffer, locatingData: locatingData, span: &span)
         } catch let error as WireDecodeError {
             throw error
         } catch let error as JSONParseError {
