@@ -91,7 +91,8 @@ let package = Package(
         .testTarget(name: "BirdRecordingTests", dependencies: ["BirdRecording", "BirdWire"]),
         .testTarget(
             name: "BirdRealtimeTests",
-            dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire", "TestSupport"]),
+            dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire", "TestSupport"],
+            exclude: ["NetlinkRecordings"]),
         .testTarget(
             name: "BirdSandboxTests",
             dependencies: ["BirdSandbox", "BirdRecording", "BirdWire", "WebSocket", "TestSupport"]),

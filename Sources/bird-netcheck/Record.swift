@@ -3,8 +3,9 @@
     import Foundation
     import Glibc
 
-    /// `record`: prints a Swift enum with the datagrams of a dump (and, with `--mutate`, of each
-    /// change made with `ip` in a fresh namespace).
+    /// `record`: prints a recording file (Tests/BirdRealtimeTests/NetlinkRecordings/*.txt) with the
+    /// datagrams of each dump (and, with `--mutate`, of each change made with `ip` in a fresh
+    /// namespace).
     func record(_ options: Options) {
         let mutate = options.flag("mutate")
         if mutate {
@@ -23,13 +24,10 @@
         var uname = utsname()
         _ = Glibc.uname(&uname)
         let kernel = withUnsafeBytes(of: uname.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let name = mutate ? "NamespaceRecording" : "HostRecording"
-        say("// Recorded on Linux \(kernel) (x86_64, little-endian) by")
-        say(mutate ? "// `unshare -n bird-netcheck record --mutate`." : "// `bird-netcheck record` (read-only dumps).")
-        say("// Raw rtnetlink datagrams as the kernel sent them; regenerate rather than edit.")
-        say("enum \(name) {")
-        say("    /// The recording socket's port id: dump replies carry it in `nlmsg_pid`.")
-        say("    static let portId: UInt32 = \(socket.portId)")
+        say("# Recorded on Linux \(kernel) (x86_64, little-endian) by")
+        say(mutate ? "# `unshare -n bird-netcheck record --mutate`." : "# `bird-netcheck record` (read-only dumps).")
+        say("# Raw rtnetlink datagrams as the kernel sent them; regenerate rather than edit.")
+        say("portId \(socket.portId)")
         var sequence: UInt32 = 1
         for kind in NetworkPathTracker.DumpKind.allCases {
             emit(
@@ -37,10 +35,7 @@
                 dumpDatagrams(kind, on: socket, sequence: sequence))
             sequence += 1
         }
-        guard mutate else {
-            say("}")
-            return
-        }
+        guard mutate else { return }
         let steps: [(String, String, [[String]])] = [
             ("deleteIPv4Default", "`ip route del default`", [["route", "del", "default"]]),
             ("deleteIPv6Default", "`ip -6 route del default`", [["-6", "route", "del", "default"]]),
@@ -64,27 +59,19 @@
         var datagrams: [[UInt8]] = []
         while let datagram = nextDatagram(on: socket, waitingUntil: .now) { datagrams.append(datagram) }
         emit("linkUp", doc: "What `ip link set lo up` emitted.", datagrams)
-        say("}")
     }
 
-    /// Prints `static let identifier: [[UInt8]] = [...]`, 16 bytes a line.
+    /// Prints a section: `# doc`, `[identifier]`, then one datagram a line in lower-case hex.
     private func emit(_ identifier: String, doc: String, _ datagrams: [[UInt8]]) {
         say("")
-        say("    /// \(doc)")
-        say("    static let \(identifier): [[UInt8]] = [")
+        say("# \(doc)")
+        say("[\(identifier)]")
         for datagram in datagrams {
-            say("        [")
-            for start in stride(from: 0, to: datagram.count, by: 16) {
-                let line = datagram[start..<min(start + 16, datagram.count)]
-                    .map { byte -> String in
-                        let hex = String(byte, radix: 16)
-                        return "0x" + (hex.count == 1 ? "0" + hex : hex)
-                    }
-                    .joined(separator: ", ")
-                say("            \(line),")
-            }
-            say("        ],")
+            say(
+                datagram.map { byte -> String in
+                    let hex = String(byte, radix: 16)
+                    return hex.count == 1 ? "0" + hex : hex
+                }.joined())
         }
-        say("    ]")
     }
 #endif

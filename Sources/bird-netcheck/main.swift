@@ -3,8 +3,8 @@
 //   bird-netcheck watch [--debounce-ms N] [--count N]
 //       Prints the path (docs/NETWORK.md), then one line per change, until interrupted or N changes.
 //   bird-netcheck record [--mutate]
-//       Prints Swift source with the raw rtnetlink datagrams of a links, addresses and routes dump
-//       (the fixtures of Tests/BirdRealtimeTests/NetlinkRecordings*.swift). With --mutate, which
+//       Prints a recording file with the raw rtnetlink datagrams of a links, addresses and routes dump
+//       (the fixtures in Tests/BirdRealtimeTests/NetlinkRecordings/*.txt). With --mutate, which
 //       needs a fresh network namespace (`unshare -n bird-netcheck record --mutate`), it also sets
 //       up loopback and default routes and records what each `ip` change emits.
 //   bird-netcheck drill [--debounce-ms N] [--deadline-ms N]

@@ -11,7 +11,7 @@
 
         @Test("the host's link dump: lo, two ifb devices that are down, eth0 up; ends with NLMSG_DONE")
         func hostLinks() throws {
-            let parsed = try messages(HostRecording.linksDump)
+            let parsed = try messages(Recordings.host.linksDump)
             let links = parsed.compactMap { message -> LinkInfo? in
                 if case .newLink(let link) = message.payload { return link }
                 return nil
@@ -19,12 +19,12 @@
             #expect(links.map(\.name) == ["lo", "ifb0", "ifb1", "eth0"])
             #expect(links.map { NetworkPathTracker.isUp($0) } == [true, false, false, true])
             #expect(parsed.last?.payload == .done)
-            #expect(parsed.allSatisfy { $0.header.sequence == 1 && $0.header.portId == HostRecording.portId })
+            #expect(parsed.allSatisfy { $0.header.sequence == 1 && $0.header.portId == Recordings.host.portId })
         }
 
         @Test("the host's route dump: IPv4 default via 192.0.2.1 and IPv6 default via fd00::1 on eth0 (index 4)")
         func hostRoutes() throws {
-            let routes = try messages(HostRecording.routesDump).compactMap { message -> RouteInfo? in
+            let routes = try messages(Recordings.host.routesDump).compactMap { message -> RouteInfo? in
                 if case .newRoute(let route) = message.payload, route.destinationLength == 0, route.table == 254 {
                     return route
                 }
@@ -43,7 +43,7 @@
 
         @Test("the host's addresses: 192.0.2.2/24 (IFA_LOCAL and IFA_ADDRESS) and fd00::2/64 on eth0")
         func hostAddresses() throws {
-            let addresses = try messages(HostRecording.addressesDump).compactMap { message -> AddressInfo? in
+            let addresses = try messages(Recordings.host.addressesDump).compactMap { message -> AddressInfo? in
                 if case .newAddress(let address) = message.payload { return address }
                 return nil
             }
@@ -57,7 +57,7 @@
 
         @Test("`ip route del default` in a namespace: one RTM_DELROUTE for 0.0.0.0/0 dev lo, from ip's port")
         func deleteNotification() throws {
-            let parsed = try messages(NamespaceRecording.deleteIPv4Default)
+            let parsed = try messages(Recordings.namespace.deleteIPv4Default)
             #expect(parsed.count == 1)
             guard case .deleteRoute(let route)? = parsed.first?.payload else {
                 Issue.record("expected RTM_DELROUTE, got \(parsed)")
@@ -65,14 +65,14 @@
             }
             #expect(route.family == 2 && route.destinationLength == 0 && route.outputInterface == 1)
             #expect(route.table == 254 && route.type == 1)
-            #expect(parsed.first?.header.portId != NamespaceRecording.portId)
+            #expect(parsed.first?.header.portId != Recordings.namespace.portId)
         }
 
         @Test("every prefix of every recorded datagram: whole messages parse, a cut one is a typed error")
         func truncation() throws {
             let recordings =
-                HostRecording.linksDump + HostRecording.addressesDump + HostRecording.routesDump
-                + NamespaceRecording.linkDown + NamespaceRecording.addAddress + NamespaceRecording.routesDump
+                Recordings.host.linksDump + Recordings.host.addressesDump + Recordings.host.routesDump
+                + Recordings.namespace.linkDown + Recordings.namespace.addAddress + Recordings.namespace.routesDump
             var cuts = 0
             for datagram in recordings {
                 let full = try NetlinkParser.parse(datagram)
@@ -173,8 +173,8 @@
         func mutations() {
             var random = SeededRandom(seed: 15)
             let corpus =
-                HostRecording.linksDump + HostRecording.routesDump + NamespaceRecording.linkDown
-                + NamespaceRecording.deleteIPv6Default + NamespaceRecording.addAddress
+                Recordings.host.linksDump + Recordings.host.routesDump + Recordings.namespace.linkDown
+                + Recordings.namespace.deleteIPv6Default + Recordings.namespace.addAddress
             var errors = 0
             for i in 0..<50_000 {
                 var bytes = corpus[i % corpus.count]

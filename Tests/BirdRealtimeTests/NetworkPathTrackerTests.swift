@@ -20,25 +20,25 @@
 
         /// A tracker synchronised on the namespace recording (lo up, IPv4 and IPv6 defaults via lo).
         private func namespaceTracker(sourceLocation: SourceLocation = #_sourceLocation) throws -> NetworkPathTracker {
-            var tracker = NetworkPathTracker(portId: NamespaceRecording.portId)
+            var tracker = NetworkPathTracker(portId: Recordings.namespace.portId)
             #expect(tracker.start() == [.requestDump(.links, sequence: 1)], sourceLocation: sourceLocation)
             #expect(
-                try feed(&tracker, NamespaceRecording.linksDump) == [.requestDump(.addresses, sequence: 2)],
+                try feed(&tracker, Recordings.namespace.linksDump) == [.requestDump(.addresses, sequence: 2)],
                 sourceLocation: sourceLocation)
             #expect(!tracker.isSynchronized, sourceLocation: sourceLocation)
             #expect(
-                try feed(&tracker, NamespaceRecording.addressesDump) == [.requestDump(.routes, sequence: 3)],
+                try feed(&tracker, Recordings.namespace.addressesDump) == [.requestDump(.routes, sequence: 3)],
                 sourceLocation: sourceLocation)
-            #expect(try feed(&tracker, NamespaceRecording.routesDump) == [], sourceLocation: sourceLocation)
+            #expect(try feed(&tracker, Recordings.namespace.routesDump) == [], sourceLocation: sourceLocation)
             #expect(tracker.isSynchronized, sourceLocation: sourceLocation)
             return tracker
         }
 
         @Test("host dumps: default via eth0 (IPv4, IPv6) with their gateways; not loopback only")
         func host() throws {
-            var tracker = NetworkPathTracker(portId: HostRecording.portId)
+            var tracker = NetworkPathTracker(portId: Recordings.host.portId)
             _ = tracker.start()
-            _ = try feed(&tracker, HostRecording.linksDump + HostRecording.addressesDump + HostRecording.routesDump)
+            _ = try feed(&tracker, Recordings.host.linksDump + Recordings.host.addressesDump + Recordings.host.routesDump)
             let path = tracker.path
             #expect(tracker.isSynchronized && path.isKnown && path.isUsable && !path.isLoopbackOnly)
             #expect(path.description == "default via eth0 (IPv4, IPv6)")
@@ -56,18 +56,18 @@
             #expect(routes(initial) == ["IPv4 lo", "IPv6 lo"])
             #expect(initial.isLoopbackOnly && initial.description == "default via lo (IPv4, IPv6)")
 
-            #expect(try feed(&tracker, NamespaceRecording.deleteIPv4Default) == [])
+            #expect(try feed(&tracker, Recordings.namespace.deleteIPv4Default) == [])
             let ipv6Only = tracker.path
             #expect(routes(ipv6Only) == ["IPv6 lo"] && ipv6Only.isUsable)
             #expect(ipv6Only.generation != initial.generation)
 
-            _ = try feed(&tracker, NamespaceRecording.deleteIPv6Default)
+            _ = try feed(&tracker, Recordings.namespace.deleteIPv6Default)
             let none = tracker.path
             #expect(!none.isUsable && none.isKnown)
             #expect(none.description == "no default route (loopback only)")
             #expect(none.generation != ipv6Only.generation)
 
-            _ = try feed(&tracker, NamespaceRecording.addIPv4Default)
+            _ = try feed(&tracker, Recordings.namespace.addIPv4Default)
             #expect(routes(tracker.path) == ["IPv4 lo"] && tracker.path.isUsable)
             #expect(tracker.path.generation != none.generation)
         }
@@ -76,21 +76,21 @@
         func addresses() throws {
             var tracker = try namespaceTracker()
             let before = tracker.path
-            #expect(try feed(&tracker, NamespaceRecording.addAddress) == [])
+            #expect(try feed(&tracker, Recordings.namespace.addAddress) == [])
             let added = tracker.path
             #expect(added.defaultRoutes == before.defaultRoutes && added.generation != before.generation)
             // The kernel drops IPv4 routes through a removed address without a word: dump them again.
-            #expect(try feed(&tracker, NamespaceRecording.deleteAddress) == [.requestDump(.routes, sequence: 4)])
+            #expect(try feed(&tracker, Recordings.namespace.deleteAddress) == [.requestDump(.routes, sequence: 4)])
             #expect(tracker.path.generation != added.generation)
         }
 
         @Test("link down: unusable, routes dumped again; after link up the silently flushed IPv4 default stays gone")
         func linkDownAndUp() throws {
             var tracker = try namespaceTracker()
-            #expect(try feed(&tracker, NamespaceRecording.linkDown) == [.requestDump(.routes, sequence: 4)])
+            #expect(try feed(&tracker, Recordings.namespace.linkDown) == [.requestDump(.routes, sequence: 4)])
             #expect(!tracker.path.isUsable)
-            #expect(try feed(&tracker, NamespaceRecording.routesDumpAfterLinkDown) == [])
-            #expect(try feed(&tracker, NamespaceRecording.linkUp) == [.requestDump(.routes, sequence: 5)])
+            #expect(try feed(&tracker, Recordings.namespace.routesDumpAfterLinkDown) == [])
+            #expect(try feed(&tracker, Recordings.namespace.linkUp) == [.requestDump(.routes, sequence: 5)])
             // Without the re-dump the tracker would still hold `default dev lo` (IPv4) and say usable.
             #expect(!tracker.path.isUsable)
             #expect(tracker.path.description == "no default route (loopback only)")
