@@ -1,3 +1,4 @@
+import BirdCommandLine
 import BirdWire
 import Foundation
 
@@ -60,23 +61,11 @@ public enum DoctorArguments {
             try applyEnvironment(environment, &o)
             var envHeaders = true
             var given: Set<String> = []
-            var i = 0
-            while i < args.count {
-                var flag = args[i]
-                var inline: String?
-                if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
-                    inline = String(flag[flag.index(after: eq)...])
-                    flag = String(flag[..<eq])
-                }
-                func value() throws(DoctorArgumentError) -> String {
-                    if let inline { return inline }
-                    i += 1
-                    guard i < args.count else { throw DoctorArgumentError("\(flag) needs a value") }
-                    return args[i]
-                }
-                func noValue() throws(DoctorArgumentError) {
-                    if inline != nil { throw DoctorArgumentError("\(flag) takes no value") }
-                }
+            var reader = ArgumentReader(args)
+            while reader.next() {
+                let flag = reader.flag
+                func value() throws(DoctorArgumentError) -> String { try reader.value(DoctorArgumentError.init) }
+                func noValue() throws(DoctorArgumentError) { try reader.noValue(DoctorArgumentError.init) }
                 switch flag {
                 case "--help", "-h": return .success(.help)
                 case "--sandbox": try noValue(); o.sandbox = true
@@ -107,11 +96,9 @@ public enum DoctorArguments {
                     }
                     o.color = choice
                 default:
-                    throw DoctorArgumentError(
-                        flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
+                    throw DoctorArgumentError(reader.unknown)
                 }
                 given.insert(flag)
-                i += 1
             }
             try check(o, given: given)
         } catch {

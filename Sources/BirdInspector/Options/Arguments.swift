@@ -1,6 +1,7 @@
 // bird-inspect's command line and BIRD_* environment (parsing is pure, so it is unit-tested here;
 // the executable only prints and exits).
 
+import BirdCommandLine
 import BirdWire
 import Foundation
 
@@ -222,23 +223,11 @@ public enum Arguments {
             var envSubscribe = true
             var envHeaders = true
             var given: [String] = []
-            var i = 0
-            while i < args.count {
-                var flag = args[i]
-                var inline: String?
-                if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
-                    inline = String(flag[flag.index(after: eq)...])
-                    flag = String(flag[..<eq])
-                }
-                func value() throws -> String {
-                    if let inline { return inline }
-                    i += 1
-                    guard i < args.count else { throw ArgumentError("\(flag) needs a value") }
-                    return args[i]
-                }
-                func noValue() throws {
-                    if inline != nil { throw ArgumentError("\(flag) takes no value") }
-                }
+            var reader = ArgumentReader(args)
+            while reader.next() {
+                let flag = reader.flag
+                func value() throws(ArgumentError) -> String { try reader.value(ArgumentError.init) }
+                func noValue() throws(ArgumentError) { try reader.noValue(ArgumentError.init) }
                 switch flag {
                 case "--help", "-h": return .success(.help)
                 case "--version": return .success(.version)
@@ -276,10 +265,9 @@ public enum Arguments {
                 case "--theme": o.theme = try theme(try value(), flag)
                 case "--no-mouse": try noValue(); o.mouse = false
                 default:
-                    throw ArgumentError(flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
+                    throw ArgumentError(reader.unknown)
                 }
                 given.append(flag)
-                i += 1
             }
             try checkReplay(o, given: given)
             if o.replay != nil { return .success(.run(o)) }
