@@ -47,7 +47,7 @@ let package = Package(
         // The recording format (docs/RECORDING.md): writer, streaming reader, version check, line
         // types, `ts` splicing — for the inspector, the sandbox's replay and the report.
         .target(name: "BirdRecording", dependencies: ["BirdWire"]),
-        // The command-line reader that bird-inspect's and its doctor's parsers share.
+        // The flag reader and error type of bird-inspect's parsers (inspector, doctor, report).
         .target(name: "BirdCommandLine"),
         // The local edge.
         .target(name: "BirdSandbox", dependencies: ["BirdWire", "BirdRecording", "WebSocket", "COpenSSL"]),
@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "BirdDoctorRunner", dependencies: ["BirdDoctor", "BirdWire", "WebSocket"]),
         // `bird-inspect report`: a recording read into a session summary, matched against the
         // built-in scenarios and rendered as one self-contained HTML page (pure).
-        .target(name: "BirdReport", dependencies: ["BirdWire", "BirdRecording"]),
+        .target(name: "BirdReport", dependencies: ["BirdWire", "BirdRecording", "BirdCommandLine"]),
 
         .executableTarget(
             name: "bird-inspect",

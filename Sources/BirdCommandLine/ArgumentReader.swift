@@ -7,6 +7,8 @@ package struct ArgumentReader {
     private let arguments: [String]
     private var index = -1
     private var inline: String?
+    /// The current argument as given (`--host=a`).
+    package private(set) var argument = ""
     /// The current flag (`--host` of `--host=a`), or an argument that is no flag.
     package private(set) var flag = ""
 
@@ -19,7 +21,8 @@ package struct ArgumentReader {
     package mutating func next() -> Bool {
         index += 1
         guard index < arguments.count else { return false }
-        flag = arguments[index]
+        argument = arguments[index]
+        flag = argument
         inline = nil
         if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
             inline = String(flag[flag.index(after: eq)...])

@@ -10,13 +10,9 @@ public enum DoctorCommand: Sendable, Equatable {
     case help
 }
 
-/// A bad flag or value: one line for the user (values of secret flags are never echoed).
-public struct DoctorArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The line.
-    public var message: String
-    init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
+/// A bad flag or value of `bird-inspect doctor`: one line for the user (values of secret flags
+/// are never echoed).
+public typealias DoctorArgumentError = CommandLineError
 
 /// The parser of `bird-inspect doctor`'s flags (pure).
 public enum DoctorArguments {

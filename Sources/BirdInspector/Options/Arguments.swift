@@ -116,12 +116,8 @@ public enum ParsedArguments: Sendable, Equatable {
     case keyReference
 }
 
-/// A bad flag or value: one line for the user.
-public struct ArgumentError: Error, Sendable, Equatable {
-    /// The line.
-    public var message: String
-    init(_ message: String) { self.message = message }
-}
+/// A bad flag or value of `bird-inspect`: one line for the user.
+public typealias ArgumentError = CommandLineError
 
 /// The command-line parser.
 public enum Arguments {
