@@ -68,7 +68,7 @@ public enum DoctorArguments {
                 case "--app-key": o.appKey = try nonEmpty(try value(), flag)
                 case "--region": o.region = try nonEmpty(try value(), flag)
                 case "--host": o.host = try nonEmpty(try value(), flag)
-                case "--port": o.port = try port(try value(), flag)
+                case "--port": o.port = try EdgeFlags.port(try value(), flag)
                 case "--insecure": try noValue(); o.insecure = true
                 case "--ca-file": o.caFile = try nonEmpty(try value(), flag)
                 case "--auth-endpoint": o.authEndpoint = try url(try value(), flag)
@@ -136,15 +136,8 @@ public enum DoctorArguments {
     }
 
     static func applyEnvironment(_ env: [String: String], _ o: inout DoctorOptions) throws(DoctorArgumentError) {
-        func flag(_ name: String) -> Bool { ["1", "true", "yes"].contains(env[name]?.lowercased() ?? "") }
-        func text(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
-        if flag("BIRD_SANDBOX") { o.sandbox = true }
-        if let k = text("BIRD_APP_KEY") { o.appKey = k }
-        if let r = text("BIRD_REGION") { o.region = r }
-        if let h = text("BIRD_HOST") { o.host = h }
-        if let p = text("BIRD_PORT") { o.port = try port(p, "BIRD_PORT") }
-        if flag("BIRD_INSECURE") { o.insecure = true }
-        if let f = text("BIRD_CA_FILE") { o.caFile = f }
+        func text(_ name: String) -> String? { EdgeFlags.text(name, in: env) }
+        try o.edge.apply(environment: env)
         if let u = text("BIRD_AUTH_ENDPOINT") { o.authEndpoint = try url(u, "BIRD_AUTH_ENDPOINT") }
         if let lines = text("BIRD_AUTH_HEADERS") {
             var headers: [HeaderLine] = []
@@ -163,13 +156,6 @@ public enum DoctorArguments {
         }
         if s.hasPrefix("--") { throw DoctorArgumentError("\(name) needs a value, not the flag “\(s)”") }
         return s
-    }
-
-    static func port(_ s: String, _ name: String) throws(DoctorArgumentError) -> Int {
-        guard let p = Int(s), (1...65535).contains(p) else {
-            throw DoctorArgumentError("\(name) must be a port 1–65535, not “\(s)”")
-        }
-        return p
     }
 
     static func seconds(_ s: String, _ name: String) throws(DoctorArgumentError) -> Double {
