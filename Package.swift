@@ -50,7 +50,9 @@ let package = Package(
         // The flag reader and error type of bird-inspect's parsers (inspector, doctor, report).
         .target(name: "BirdCommandLine"),
         // The local edge.
-        .target(name: "BirdSandbox", dependencies: ["BirdWire", "BirdRecording", "WebSocket", "COpenSSL"]),
+        .target(
+            name: "BirdSandbox",
+            dependencies: ["BirdWire", "BirdRecording", "BirdCommandLine", "WebSocket", "COpenSSL"]),
         // The inspector's pure core: model, messages, update, view into a cell grid, key map; the
         // library's callbacks mapped to its messages.
         .target(
