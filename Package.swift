@@ -27,10 +27,15 @@ let package = Package(
         // network path monitor); no link.
         .systemLibrary(name: "CLinux", path: "Modules/CLinux"),
 
+        // What a connection probe finds at the TLS and upgrade layers, as plain values: reported by
+        // WebSocket's ConnectionProbe, judged by BirdDoctor (which must not depend on WebSocket).
+        .target(name: "ProbeFacts"),
         // RFC 6455 client and server over POSIX sockets, TLS via OpenSSL, plus a small HTTP/1.1 client.
         .target(
             name: "WebSocket",
-            dependencies: ["COpenSSL", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
+            dependencies: [
+                "COpenSSL", "ProbeFacts", .target(name: "CLinux", condition: .when(platforms: [.linux])),
+            ]),
         // The protocol model shared by the client and the sandbox.
         .target(name: "BirdWire", dependencies: ["COpenSSL", "CSodium"], linkerSettings: [.linkedLibrary("m")]),
         // The client library.
@@ -42,19 +47,24 @@ let package = Package(
         // The recording format (docs/RECORDING.md): writer, streaming reader, version check, line
         // types, `ts` splicing — for the inspector, the sandbox's replay and the report.
         .target(name: "BirdRecording", dependencies: ["BirdWire"]),
+        // The flag reader and error type of bird-inspect's parsers (inspector, doctor, report).
+        .target(name: "BirdCommandLine"),
         // The local edge.
-        .target(name: "BirdSandbox", dependencies: ["BirdWire", "BirdRecording", "WebSocket", "COpenSSL"]),
+        .target(
+            name: "BirdSandbox",
+            dependencies: ["BirdWire", "BirdRecording", "BirdCommandLine", "WebSocket", "COpenSSL"]),
         // The inspector's pure core: model, messages, update, view into a cell grid, key map; the
         // library's callbacks mapped to its messages.
-        .target(name: "BirdInspector", dependencies: ["BirdRealtime", "BirdWire", "BirdRecording"]),
+        .target(
+            name: "BirdInspector", dependencies: ["BirdRealtime", "BirdWire", "BirdRecording", "BirdCommandLine"]),
 
         // `bird-inspect doctor`: options, per-layer verdicts and hints, human and JSON reports (pure)…
-        .target(name: "BirdDoctor", dependencies: ["BirdWire"]),
+        .target(name: "BirdDoctor", dependencies: ["BirdWire", "ProbeFacts", "BirdCommandLine"]),
         // …and the runner that checks each layer with ConnectionProbe and HTTPClient.
         .target(name: "BirdDoctorRunner", dependencies: ["BirdDoctor", "BirdWire", "WebSocket"]),
         // `bird-inspect report`: a recording read into a session summary, matched against the
         // built-in scenarios and rendered as one self-contained HTML page (pure).
-        .target(name: "BirdReport", dependencies: ["BirdWire", "BirdRecording"]),
+        .target(name: "BirdReport", dependencies: ["BirdWire", "BirdRecording", "BirdCommandLine"]),
 
         .executableTarget(
             name: "bird-inspect",

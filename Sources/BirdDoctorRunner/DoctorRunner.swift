@@ -73,7 +73,7 @@ public struct DoctorRunner: Sendable {
             started = ContinuousClock.now
             let outcome: TLSOutcome
             switch await probe.startTLS(host: target.host, caFile: target.caFile, timeout: timeout) {
-            case .success(let report): outcome = .completed(Self.facts(report))
+            case .success(let report): outcome = .completed(report)
             case .failure(.timedOut): outcome = .timedOut
             case .failure(.closed): outcome = .closed
             case .failure(.failed(let why)): outcome = .failed(why)
@@ -90,7 +90,7 @@ public struct DoctorRunner: Sendable {
         let upgrade: UpgradeOutcome
         switch await probe.upgrade(requestTarget: target.requestTarget, hostHeader: target.hostHeader, timeout: timeout)
         {
-        case .success(let report): upgrade = .answered(Self.answer(report))
+        case .success(let report): upgrade = .answered(report)
         case .failure(.timedOut): upgrade = .timedOut
         case .failure(.closed): upgrade = .closed
         case .failure(.failed(let why)): upgrade = .failed(why)
@@ -267,28 +267,6 @@ public struct DoctorRunner: Sendable {
             case .timedOut: return .timedOut
             }
         }
-    }
-
-    // MARK: Mapping probe reports to facts
-
-    static func facts(_ report: TLSReport) -> TLSFacts {
-        TLSFacts(
-            protocolVersion: report.protocolVersion, cipher: report.cipher,
-            certificate: report.certificate.map {
-                CertificateFacts(
-                    subject: $0.subject, issuer: $0.issuer, commonName: $0.commonName, dnsNames: $0.dnsNames,
-                    ipAddresses: $0.ipAddresses, notBefore: $0.notBefore, notAfter: $0.notAfter)
-            },
-            chainSubjects: report.chainSubjects, verifyCode: report.verifyCode, verifyReason: report.verifyReason,
-            chainCode: report.chainCode, chainReason: report.chainReason, hostMatches: report.hostMatches)
-    }
-
-    static func answer(_ report: UpgradeReport) -> UpgradeAnswer {
-        UpgradeAnswer(
-            statusLine: report.statusLine, status: report.status,
-            headers: report.headers.map { HeaderLine(name: $0.name, value: $0.value) },
-            upgradeWebSocket: report.upgradeWebSocket, connectionUpgrade: report.connectionUpgrade,
-            acceptPresent: report.acceptPresent, acceptValid: report.acceptValid, bodyPrefix: report.bodyPrefix)
     }
 
     static func ms(since start: ContinuousClock.Instant) -> Double {

@@ -1,6 +1,6 @@
 // `import BirdRealtime` alone gives the protocol model too: the JSON model (`JSONValue`,
 // `JSONNumber`, `JSONObject`, `EventPayload`, `JSONValueDecoder`/`Encoder` and their errors),
-// `CloseCode`, `Dialect`, `ChannelKind`, `BirdProtocol` and the decryption errors a
+// `ConnectionState`, `CloseCode`, `Dialect`, `ChannelKind`, `BirdProtocol` and the decryption errors a
 // `DecryptionProblem` carries.
 //
 // Re-exporting the whole module re-exports only its `public` declarations: everything else in

@@ -1,3 +1,4 @@
+import BirdCommandLine
 import BirdWire
 
 /// The `bird-sandbox` command line: flags to a ``SandboxConfiguration``.
@@ -107,22 +108,11 @@ public enum SandboxCommandLine {
         var replay: ServerReplayPlan?
         var dialectGiven = false
         var quiet = false
-        var index = 0
+        var reader = ArgumentReader(arguments)
         func fail(_ message: String) -> UsageError { UsageError(message: message) }
-        while index < arguments.count {
-            var flag = arguments[index]
-            var inline: String?
-            if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
-                inline = String(flag[flag.index(after: eq)...])
-                flag = String(flag[..<eq])
-            }
-            index += 1
-            func value() throws(UsageError) -> String {
-                if let inline { return inline }
-                guard index < arguments.count else { throw fail("\(flag) needs a value") }
-                defer { index += 1 }
-                return arguments[index]
-            }
+        while reader.next() {
+            let flag = reader.flag
+            func value() throws(UsageError) -> String { try reader.value(fail) }
             func seconds() throws(UsageError) -> Double {
                 let text = try value()
                 guard let number = Double(text), number > 0, number <= Double(maxSeconds) else {
@@ -130,8 +120,14 @@ public enum SandboxCommandLine {
                 }
                 return number
             }
-            func noValue() throws(UsageError) {
-                if inline != nil { throw fail("\(flag) takes no value") }
+            func noValue() throws(UsageError) { try reader.noValue(fail) }
+            /// A whole number in `range`; the error says "`flag` needs `what`lower…upper".
+            func wholeNumber(_ range: ClosedRange<Int>, _ what: String) throws(UsageError) -> Int {
+                let text = try value()
+                guard let n = Int(text), range.contains(n) else {
+                    throw fail("\(flag) needs \(what)\(range.lowerBound)…\(range.upperBound), not '\(text)'")
+                }
+                return n
             }
             switch flag {
             case "-h", "--help": return Invocation(parsed: .help, scenario: nil)
@@ -157,12 +153,7 @@ public enum SandboxCommandLine {
                 let host = try value()
                 guard !host.isEmpty else { throw fail("--host needs an address") }
                 configuration.host = host
-            case "--port":
-                let text = try value()
-                guard let port = Int(text), (0...65535).contains(port) else {
-                    throw fail("--port needs 0…65535, not '\(text)'")
-                }
-                configuration.port = port
+            case "--port": configuration.port = try wholeNumber(0...65535, "")
             case "--app-id": configuration.appId = try nonEmpty(flag, value())
             case "--app-key": configuration.appKey = try nonEmpty(flag, value())
             case "--app-secret": configuration.appSecret = try nonEmpty(flag, value())
@@ -184,25 +175,13 @@ public enum SandboxCommandLine {
                 quiet = true
             case "--require-signin": configuration.requireSigninSeconds = try seconds()
             case "--activity-timeout":
-                let text = try value()
-                guard let s = Int(text), (1...maxSeconds).contains(s) else {
-                    throw fail("--activity-timeout needs whole seconds in 1…\(maxSeconds), not '\(text)'")
-                }
-                configuration.activityTimeout = s
+                configuration.activityTimeout = try wholeNumber(1...maxSeconds, "whole seconds in ")
             case "--max-http-connections":
-                let text = try value()
-                guard let n = Int(text), (1...65536).contains(n) else {
-                    throw fail("--max-http-connections needs a whole number in 1…65536, not '\(text)'")
-                }
-                configuration.maxHTTPConnections = n
+                configuration.maxHTTPConnections = try wholeNumber(1...65536, "a whole number in ")
             case "--pong-timeout": configuration.pongTimeout = try seconds()
             case "--history-events":
-                let text = try value()
-                guard let n = Int(text), (0...HistoryLimits.maxEventsLimit).contains(n) else {
-                    throw fail(
-                        "--history-events needs a whole number in 0…\(HistoryLimits.maxEventsLimit), not '\(text)'")
-                }
-                configuration.history.maxEvents = n
+                configuration.history.maxEvents = try wholeNumber(
+                    0...HistoryLimits.maxEventsLimit, "a whole number in ")
             case "--history-seconds": configuration.history.maxAgeSeconds = try seconds()
             case "--encryption-master-key":
                 configuration.encryptionMasterKey = try masterKey(try value(), source: flag)

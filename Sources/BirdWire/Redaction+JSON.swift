@@ -71,23 +71,18 @@ extension Redaction {
     static func redactSecretMembers(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "\"")) else { return text }
         let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        var copied = 0
+        var splice = ByteSplice(bytes)
         var i = 0
         while i < bytes.count {
             guard bytes[i] == UInt8(ascii: "\""), let member = secretMember(in: bytes, quoteAt: i) else {
                 i += 1
                 continue
             }
-            out.append(contentsOf: bytes[copied..<member.value.lowerBound])
             let value = String(decoding: bytes[member.value], as: UTF8.self)
-            out.append(contentsOf: (member.isAuth ? redactedAuth(value) : placeholder).utf8)
-            copied = member.value.upperBound
+            splice.replace(member.value, with: member.isAuth ? redactedAuth(value) : placeholder)
             i = member.value.upperBound
         }
-        guard copied > 0 else { return text }
-        out.append(contentsOf: bytes[copied...])
-        return String(decoding: out, as: UTF8.self)
+        return splice.text(original: text)
     }
 
     /// When the quote at `start` opens a secret member's name followed by `:` and a string, the
@@ -100,31 +95,14 @@ extension Redaction {
         let nameStart = j
         while j < bytes.count, j - nameStart <= 64, isNameByte(bytes[j]) { j += 1 }
         let nameEnd = j
-        guard nameEnd > nameStart else { return nil }
-        if escaped {
-            guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "\"") else {
-                return nil
-            }
-            j += 2
-        } else {
-            guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }
-            j += 1
-        }
+        guard nameEnd > nameStart, let afterName = pastQuote(bytes, j, escaped: escaped) else { return nil }
         let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
         guard isSecretKey(name) else { return nil }
-        j = skipSpaces(bytes, j)
-        guard j < bytes.count, bytes[j] == UInt8(ascii: ":") else { return nil }
-        j = skipSpaces(bytes, j + 1)
-        if escaped {
-            guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "\"") else {
-                return nil
-            }
-            j += 2
-        } else {
-            guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }
-            j += 1
-        }
-        return (j..<stringValueEnd(bytes, from: j, escaped: escaped), name.lowercased() == "auth")
+        j = skipSpaces(bytes, afterName)
+        guard j < bytes.count, bytes[j] == UInt8(ascii: ":"),
+            let valueStart = pastQuote(bytes, skipSpaces(bytes, j + 1), escaped: escaped)
+        else { return nil }
+        return (valueStart..<stringValueEnd(bytes, from: valueStart, escaped: escaped), name.lowercased() == "auth")
     }
 
     /// Where a string value starting at `start` ends: at its closing quote (`"`, or `\"` when
@@ -150,8 +128,7 @@ extension Redaction {
     static func redactSignatures(_ text: String) -> String {
         let bytes = Array(text.utf8)
         guard bytes.count > 64 else { return text }
-        var out: [UInt8] = []
-        var copied = 0
+        var splice = ByteSplice(bytes)
         var i = 0
         while i + 64 < bytes.count {
             guard bytes[i] == UInt8(ascii: ":") else {
@@ -164,14 +141,10 @@ extension Redaction {
                 i += 1
                 continue
             }
-            out.append(contentsOf: bytes[copied...i])
-            out.append(contentsOf: placeholder.utf8)
-            copied = j
+            splice.replace((i + 1)..<j, with: placeholder)
             i = j
         }
-        guard copied > 0 else { return text }
-        out.append(contentsOf: bytes[copied...])
-        return String(decoding: out, as: UTF8.self)
+        return splice.text(original: text)
     }
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
@@ -181,6 +154,18 @@ extension Redaction {
     private static func isNameByte(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+    }
+
+    /// Just past the quote at `j` (`\"` when `escaped`); nil when there is none.
+    private static func pastQuote(_ bytes: [UInt8], _ j: Int, escaped: Bool) -> Int? {
+        if escaped {
+            guard j + 1 < bytes.count, bytes[j] == UInt8(ascii: "\\"), bytes[j + 1] == UInt8(ascii: "\"") else {
+                return nil
+            }
+            return j + 2
+        }
+        guard j < bytes.count, bytes[j] == UInt8(ascii: "\"") else { return nil }
+        return j + 1
     }
 
     private static func skipSpaces(_ bytes: [UInt8], _ start: Int) -> Int {

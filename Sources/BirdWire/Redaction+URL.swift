@@ -97,8 +97,7 @@ extension Redaction {
         let marker = Array("bearer ".utf8)
         let bytes = Array(text.utf8)
         guard bytes.count > marker.count else { return text }
-        var out: [UInt8] = []
-        var copied = 0
+        var splice = ByteSplice(bytes)
         var i = 0
         while i + marker.count <= bytes.count {
             guard matchesIgnoringCase(bytes, at: i, marker) else {
@@ -110,16 +109,10 @@ extension Redaction {
             while j < bytes.count, !isSpace(bytes[j]), bytes[j] != UInt8(ascii: "\""), bytes[j] != UInt8(ascii: ",") {
                 j += 1
             }
-            if j > tokenStart {
-                out.append(contentsOf: bytes[copied..<tokenStart])
-                out.append(contentsOf: placeholder.utf8)
-                copied = j
-            }
+            if j > tokenStart { splice.replace(tokenStart..<j, with: placeholder) }
             i = j
         }
-        guard copied > 0 else { return text }
-        out.append(contentsOf: bytes[copied...])
-        return String(decoding: out, as: UTF8.self)
+        return splice.text(original: text)
     }
 
     /// The URLs in free text (a word containing `://`; words end at whitespace, `)` and `"`): the

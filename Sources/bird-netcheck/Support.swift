@@ -49,43 +49,32 @@ struct Options {
 /// Runs `ip` with `arguments`; exits the tool (status 2) when it fails.
 func ip(_ arguments: String...) { ip(arguments) }
 
-/// Runs `ip` with `arguments`; exits the tool (status 2) when it fails. Spawned with
-/// `posix_spawn`, not `Process`: Foundation's child watcher needs a loopback socket pair, which a
-/// fresh namespace (lo down) cannot give.
+/// Runs `ip` with `arguments`; exits the tool (status 2) when it fails.
 func ip(_ arguments: [String]) {
-    let argv = ([ipPath] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, ipPath, nil, nil, argv, environ)
-    guard spawned == 0 else { fail("cannot run \(ipPath): \(String(cString: strerror(spawned)))") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-        guard errno == EINTR else { fail("waitpid: \(String(cString: strerror(errno)))") }
-    }
-    // WIFEXITED && WEXITSTATUS == 0, spelled out (the macros do not import).
-    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-        fail("ip \(arguments.joined(separator: " ")) failed (wait status \(status))")
-    }
+    spawnAndWait(ipPath, arguments, quiet: false, what: "ip \(arguments.joined(separator: " "))")
 }
 
-let ipPath: String = {
-    for candidate in ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
-    where FileManager.default.isExecutableFile(atPath: candidate) {
-        return candidate
-    }
-    return "ip"
-}()
+let ipPath = executable(["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]) ?? "ip"
 
 /// Runs `path` with `arguments`, its output to /dev/null; exits the tool (status 2) when it fails.
-/// `posix_spawn`, as for `ip`.
 func runQuietly(_ path: String, _ arguments: [String]) {
+    spawnAndWait(path, arguments, quiet: true, what: "\(path) \(arguments.first ?? "")")
+}
+
+/// Runs `path` with `arguments` and waits for it (output to /dev/null when `quiet`); exits the
+/// tool (status 2) when it cannot start or does not exit with 0, naming it as `what`. Spawned with
+/// `posix_spawn`, not `Process`: Foundation's child watcher needs a loopback socket pair, which a
+/// fresh namespace (lo down) cannot give.
+private func spawnAndWait(_ path: String, _ arguments: [String], quiet: Bool, what: String) {
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    if quiet {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
     guard spawned == 0 else { fail("cannot run \(path): \(String(cString: strerror(spawned)))") }
@@ -93,8 +82,9 @@ func runQuietly(_ path: String, _ arguments: [String]) {
     while waitpid(pid, &status, 0) < 0 {
         guard errno == EINTR else { fail("waitpid: \(String(cString: strerror(errno)))") }
     }
+    // WIFEXITED && WEXITSTATUS == 0, spelled out (the macros do not import).
     guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-        fail("\(path) \(arguments.first ?? "") failed (wait status \(status))")
+        fail("\(what) failed (wait status \(status))")
     }
 }
 

@@ -109,6 +109,16 @@ import Testing
         #expect(error(["--app-key"]).contains("needs a value"))
     }
 
+    /// The forms the shared `ArgumentReader` reads (the doctor, the inspector and the report
+    /// read flags alike): `--flag=value`, a value in the next argument, bare flags.
+    @Test func flagsTakeValuesInlineOrNextAndBareFlagsRefuseOne() throws {
+        let o = try #require(options(["--app-key=k", "--region", "eu1", "--timeout=2.5", "--json"]))
+        #expect(o.appKey == "k" && o.region == "eu1" && o.timeoutSeconds == 2.5 && o.json)
+        #expect(error(["--app-key", "k", "--json=yes"]) == "--json takes no value")
+        #expect(error(["--app-key", "k", "--timeout"]) == "--timeout needs a value")
+        #expect(error(["--app-key", "k", "extra"]) == "unexpected argument extra")
+    }
+
     @Test func headerValuesAreNeverEchoed() {
         let message = error(["--app-key", "k", "--auth-header", "no-colon-s3cr3t-token"])
         #expect(message.contains("--auth-header"))

@@ -76,13 +76,13 @@ import Testing
         let s = try Self.busySession().summary()
         #expect(s.endMs == 12_000)
         #expect(s.spans.first?.startMs == 0)
-        #expect(s.spans.first?.state == .initialized)
+        #expect(s.spans.first?.state.known == .initialized)
         #expect(s.spans.last?.endMs == 12_000)
         #expect(s.spans.last?.isLast == true)
         for (a, b) in zip(s.spans, s.spans.dropFirst()) { #expect(a.endMs == b.startMs) }
         #expect(s.spans.count == s.changes.count + 1)
-        #expect(s.spans.filter { $0.state == .connected }.compactMap(\.connectionId).count == 5)
-        #expect(s.finalState == .connected)
+        #expect(s.spans.filter { $0.state.known == .connected }.compactMap(\.connectionId).count == 5)
+        #expect(s.finalState.known == .connected)
     }
 
     @Test func endsAreClassifiedAndCarryTheirRetry() throws {
@@ -136,11 +136,11 @@ import Testing
         h.add(3000, "error", "\"code\":4009,\"message\":\"unauthorized\",\"reason\":\"terminated by the app\"")
         h.add(4000, "command_error", "\"command\":\"connect\",\"message\":\"nope\"")
         let failed = try h.summary()
-        #expect(failed.finalState == .failed)
+        #expect(failed.finalState.known == .failed)
         #expect(
             failed.ends == [
                 ConnectionEnd(
-                    atMs: 3000, from: .connected, to: .failed, reason: .close(4009),
+                    atMs: 3000, from: SessionState(.connected), to: SessionState(.failed), reason: .close(4009),
                     cause: "server closed: 4009 unauthorized (terminated by the app)")
             ])
         #expect(
@@ -194,7 +194,7 @@ import Testing
     @Test func anEmptyRecordingStillSummarises() throws {
         let s = try Handmade().summary()
         #expect(s.endMs == 0)
-        #expect(s.spans == [StateSpan(state: .initialized, startMs: 0, endMs: 0, isLast: true)])
+        #expect(s.spans == [StateSpan(state: SessionState(.initialized), startMs: 0, endMs: 0, isLast: true)])
         #expect(Headline.sentence(s) == "No reconnects; ended initialized")
         #expect(s.channels.map(\.buckets) == [[0]])
     }

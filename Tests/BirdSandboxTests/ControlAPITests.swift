@@ -192,6 +192,25 @@ import WebSocket
         }
     }
 
+    /// The whole sentences, as a user reads them (the flag reader and the whole-number check are
+    /// shared, the wording is the sandbox's).
+    @Test(arguments: [
+        (["--port", "65536"], "--port needs 0…65535, not '65536'"),
+        (["--activity-timeout", "0"], "--activity-timeout needs whole seconds in 1…86400, not '0'"),
+        (["--max-http-connections", "x"], "--max-http-connections needs a whole number in 1…65536, not 'x'"),
+        (["--history-events=-1"], "--history-events needs a whole number in 0…1000000, not '-1'"),
+        (["--quiet=yes"], "--quiet takes no value"), (["--port"], "--port needs a value"),
+        (["--bogus"], "unknown option '--bogus'"),
+    ])
+    func badFlagsSayWhatIsWrongInOneSentence(arguments: [String], message: String) {
+        do {
+            _ = try SandboxCommandLine.parse(arguments)
+            Issue.record("\(arguments) accepted")
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
     @Test func helpIsHelp() throws {
         guard case .help = try SandboxCommandLine.parse(["--help"]) else {
             Issue.record("expected help")

@@ -113,26 +113,13 @@ public struct DoctorTarget: Sendable, Equatable {
     }
 }
 
-/// One `Name: value` header line for the auth endpoints.
-public struct HeaderLine: Sendable, Equatable {
-    /// The field name.
-    public var name: String
-    /// The value (a secret, usually: never shown).
-    public var value: String
-
-    /// Creates a header line.
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
-
+extension HeaderLine {
     /// Parses `Name: value`; nil without a name before a colon.
     public init?(parsing line: String) {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         let name = line[..<colon].trimmingCharacters(in: " \t")
         guard !name.isEmpty, !name.contains(" ") else { return nil }
-        self.name = name
-        self.value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
+        self.init(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: " \t"))
     }
 
     /// `Name: <redacted>` (`Authorization: Bearer <redacted>`: a scheme word is kept), for

@@ -1,3 +1,4 @@
+import BirdCommandLine
 import BirdWire
 import Foundation
 
@@ -9,13 +10,9 @@ public enum DoctorCommand: Sendable, Equatable {
     case help
 }
 
-/// A bad flag or value: one line for the user (values of secret flags are never echoed).
-public struct DoctorArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The line.
-    public var message: String
-    init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
+/// A bad flag or value of `bird-inspect doctor`: one line for the user (values of secret flags
+/// are never echoed).
+public typealias DoctorArgumentError = CommandLineError
 
 /// The parser of `bird-inspect doctor`'s flags (pure).
 public enum DoctorArguments {
@@ -60,30 +57,18 @@ public enum DoctorArguments {
             try applyEnvironment(environment, &o)
             var envHeaders = true
             var given: Set<String> = []
-            var i = 0
-            while i < args.count {
-                var flag = args[i]
-                var inline: String?
-                if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
-                    inline = String(flag[flag.index(after: eq)...])
-                    flag = String(flag[..<eq])
-                }
-                func value() throws(DoctorArgumentError) -> String {
-                    if let inline { return inline }
-                    i += 1
-                    guard i < args.count else { throw DoctorArgumentError("\(flag) needs a value") }
-                    return args[i]
-                }
-                func noValue() throws(DoctorArgumentError) {
-                    if inline != nil { throw DoctorArgumentError("\(flag) takes no value") }
-                }
+            var reader = ArgumentReader(args)
+            while reader.next() {
+                let flag = reader.flag
+                func value() throws(DoctorArgumentError) -> String { try reader.value(DoctorArgumentError.init) }
+                func noValue() throws(DoctorArgumentError) { try reader.noValue(DoctorArgumentError.init) }
                 switch flag {
                 case "--help", "-h": return .success(.help)
                 case "--sandbox": try noValue(); o.sandbox = true
                 case "--app-key": o.appKey = try nonEmpty(try value(), flag)
                 case "--region": o.region = try nonEmpty(try value(), flag)
                 case "--host": o.host = try nonEmpty(try value(), flag)
-                case "--port": o.port = try port(try value(), flag)
+                case "--port": o.port = try EdgeFlags.port(try value(), flag)
                 case "--insecure": try noValue(); o.insecure = true
                 case "--ca-file": o.caFile = try nonEmpty(try value(), flag)
                 case "--auth-endpoint": o.authEndpoint = try url(try value(), flag)
@@ -107,11 +92,9 @@ public enum DoctorArguments {
                     }
                     o.color = choice
                 default:
-                    throw DoctorArgumentError(
-                        flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
+                    throw DoctorArgumentError(reader.unknown)
                 }
                 given.insert(flag)
-                i += 1
             }
             try check(o, given: given)
         } catch {
@@ -153,15 +136,8 @@ public enum DoctorArguments {
     }
 
     static func applyEnvironment(_ env: [String: String], _ o: inout DoctorOptions) throws(DoctorArgumentError) {
-        func flag(_ name: String) -> Bool { ["1", "true", "yes"].contains(env[name]?.lowercased() ?? "") }
-        func text(_ name: String) -> String? { env[name].flatMap { $0.isEmpty ? nil : $0 } }
-        if flag("BIRD_SANDBOX") { o.sandbox = true }
-        if let k = text("BIRD_APP_KEY") { o.appKey = k }
-        if let r = text("BIRD_REGION") { o.region = r }
-        if let h = text("BIRD_HOST") { o.host = h }
-        if let p = text("BIRD_PORT") { o.port = try port(p, "BIRD_PORT") }
-        if flag("BIRD_INSECURE") { o.insecure = true }
-        if let f = text("BIRD_CA_FILE") { o.caFile = f }
+        func text(_ name: String) -> String? { EdgeFlags.text(name, in: env) }
+        try o.edge.apply(environment: env)
         if let u = text("BIRD_AUTH_ENDPOINT") { o.authEndpoint = try url(u, "BIRD_AUTH_ENDPOINT") }
         if let lines = text("BIRD_AUTH_HEADERS") {
             var headers: [HeaderLine] = []
@@ -180,13 +156,6 @@ public enum DoctorArguments {
         }
         if s.hasPrefix("--") { throw DoctorArgumentError("\(name) needs a value, not the flag “\(s)”") }
         return s
-    }
-
-    static func port(_ s: String, _ name: String) throws(DoctorArgumentError) -> Int {
-        guard let p = Int(s), (1...65535).contains(p) else {
-            throw DoctorArgumentError("\(name) must be a port 1–65535, not “\(s)”")
-        }
-        return p
     }
 
     static func seconds(_ s: String, _ name: String) throws(DoctorArgumentError) -> Double {

@@ -1,29 +1,20 @@
+import BirdCommandLine
 import BirdWire
 
 /// Everything `bird-inspect doctor`'s command line (and the BIRD_* environment) can set.
 ///
 /// A later change will add named connection profiles; they will supply a `DoctorOptions` as
 /// the defaults that flags override (``DoctorArguments/parse(_:environment:defaults:)``).
+@dynamicMemberLookup
 public struct DoctorOptions: Sendable, Equatable {
     /// The public channel tried when `--channel` names none.
     public static let defaultChannel = "doctor"
     /// The time each step may take unless `--timeout` says otherwise.
     public static let defaultTimeoutSeconds = 5.0
 
-    /// `--sandbox`: run the checks against an embedded sandbox.
-    public var sandbox = false
-    /// `--app-key`.
-    public var appKey: String?
-    /// `--region` (cluster for the pusher dialect).
-    public var region = "us1"
-    /// `--host`.
-    public var host: String?
-    /// `--port`.
-    public var port: Int?
-    /// `--insecure`: plain ws:// (loopback only).
-    public var insecure = false
-    /// `--ca-file`.
-    public var caFile: String?
+    /// Which edge to check (`--sandbox`: the embedded sandbox), as `bird-inspect` takes it; its
+    /// fields read as the options' own (`options.host`).
+    public var edge = EdgeFlags()
     /// `--auth-endpoint`.
     public var authEndpoint: String?
     /// `--auth-header` lines; values are secrets.
@@ -44,14 +35,20 @@ public struct DoctorOptions: Sendable, Equatable {
     /// Defaults.
     public init() {}
 
+    /// The field of ``edge`` at `path` (`options.host` is `options.edge.host`).
+    public subscript<Value>(dynamicMember path: WritableKeyPath<EdgeFlags, Value>) -> Value {
+        get { edge[keyPath: path] }
+        set { edge[keyPath: path] = newValue }
+    }
+
     /// The edge host in effect: `--host`, else the region's host for the dialect.
-    public var effectiveHost: String { host ?? dialect.defaultHost(region: region) }
+    public var effectiveHost: String { edge.host ?? dialect.defaultHost(region: edge.region) }
 
     /// Whether TLS is used (everything but `--insecure`).
-    public var tls: Bool { !insecure }
+    public var tls: Bool { !edge.insecure }
 
     /// The port in effect: `--port`, else 443 (TLS) or 80.
-    public var effectivePort: Int { port ?? (tls ? 443 : 80) }
+    public var effectivePort: Int { edge.port ?? (tls ? 443 : 80) }
 
     /// The public channel of layer 7: the first public `--channel`, else the name of the first
     /// private/presence one without its prefix, else `doctor`.
@@ -82,10 +79,10 @@ public struct DoctorOptions: Sendable, Equatable {
     /// it runs: see ``sandboxTarget(host:port:appKey:authEndpoint:memberAuthEndpoint:secret:)``).
     public var target: DoctorTarget {
         DoctorTarget(
-            host: effectiveHost, port: effectivePort, tls: tls, appKey: appKey ?? "", dialect: dialect,
-            caFile: caFile, timeout: timeout, publicChannel: publicChannel, authChannel: authChannel,
+            host: effectiveHost, port: effectivePort, tls: tls, appKey: edge.appKey ?? "", dialect: dialect,
+            caFile: edge.caFile, timeout: timeout, publicChannel: publicChannel, authChannel: authChannel,
             authEndpoint: authEndpoint, authHeaders: authHeaders, memberAuthEndpoint: memberAuthEndpoint,
-            region: host == nil ? region : nil)
+            region: edge.host == nil ? edge.region : nil)
     }
 
     /// The target for an embedded sandbox reached at `host:port` (plain ws://) whose demo auth

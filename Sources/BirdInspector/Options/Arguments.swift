@@ -1,25 +1,16 @@
 // bird-inspect's command line and BIRD_* environment (parsing is pure, so it is unit-tested here;
 // the executable only prints and exits).
 
+import BirdCommandLine
 import BirdWire
 import Foundation
 
 /// Everything the command line can set.
+@dynamicMemberLookup
 public struct InspectorOptions: Sendable, Equatable {
-    /// `--sandbox`: run an embedded sandbox with demo channels.
-    public var sandbox = false
-    /// `--app-key`.
-    public var appKey: String?
-    /// `--region` (cluster for the pusher dialect).
-    public var region = "us1"
-    /// `--host`.
-    public var host: String?
-    /// `--port`.
-    public var port: Int?
-    /// `--insecure`: plain ws:// (loopback only).
-    public var insecure = false
-    /// `--ca-file`.
-    public var caFile: String?
+    /// Which edge to reach (`--sandbox`: an embedded sandbox with demo channels), as the doctor
+    /// takes it; its fields read as the options' own (`options.host`).
+    public var edge = EdgeFlags()
     /// `--no-network-monitor`: the client backs off whatever the network does (for an edge
     /// reached without a default route, e.g. over a VPN's specific routes).
     public var noNetworkMonitor = false
@@ -74,28 +65,34 @@ public struct InspectorOptions: Sendable, Equatable {
     /// Defaults.
     public init() {}
 
+    /// The field of ``edge`` at `path` (`options.host` is `options.edge.host`).
+    public subscript<Value>(dynamicMember path: WritableKeyPath<EdgeFlags, Value>) -> Value {
+        get { edge[keyPath: path] }
+        set { edge[keyPath: path] = newValue }
+    }
+
     /// The edge host in effect (explicit, the embedded sandbox, or the region's host).
     public var effectiveHost: String {
-        if let host { return host }
-        if sandbox { return "127.0.0.1" }
-        return dialect == "pusher" ? "ws-\(region).pusher.com" : "ws-\(region).realtime.bird.com"
+        if let host = edge.host { return host }
+        if edge.sandbox { return "127.0.0.1" }
+        return dialect == "pusher" ? "ws-\(edge.region).pusher.com" : "ws-\(edge.region).realtime.bird.com"
     }
 
     /// Whether TLS is used.
-    public var tls: Bool { !(insecure || (sandbox && host == nil)) }
+    public var tls: Bool { !(edge.insecure || (edge.sandbox && edge.host == nil)) }
 
     /// The port in effect (0 = a free port chosen by the embedded sandbox).
-    public var effectivePort: Int { port ?? (sandbox && host == nil ? 0 : (tls ? 443 : 80)) }
+    public var effectivePort: Int { edge.port ?? (edge.sandbox && edge.host == nil ? 0 : (tls ? 443 : 80)) }
 
     /// The inspector settings these options give.
     public func config(utcOffsetSeconds: Int = 0, edgeNote: String? = nil) -> InspectorConfig {
         var config = InspectorConfig(
             host: effectiveHost, port: effectivePort, tls: tls, dialect: dialect,
-            sandboxAttached: sandbox || sandboxControl != nil,
-            canSignIn: sandbox || memberAuthEndpoint != nil, logSize: logSize,
+            sandboxAttached: edge.sandbox || sandboxControl != nil,
+            canSignIn: edge.sandbox || memberAuthEndpoint != nil, logSize: logSize,
             utcOffsetSeconds: utcOffsetSeconds, edgeNote: edgeNote)
         // The embedded sandbox's demo endpoint signs whichever id is asked for.
-        config.signinId = sandbox ? memberId : nil
+        config.signinId = edge.sandbox ? memberId : nil
         return config
     }
 
@@ -115,12 +112,8 @@ public enum ParsedArguments: Sendable, Equatable {
     case keyReference
 }
 
-/// A bad flag or value: one line for the user.
-public struct ArgumentError: Error, Sendable, Equatable {
-    /// The line.
-    public var message: String
-    init(_ message: String) { self.message = message }
-}
+/// A bad flag or value of `bird-inspect`: one line for the user.
+public typealias ArgumentError = CommandLineError
 
 /// The command-line parser.
 public enum Arguments {
@@ -222,23 +215,11 @@ public enum Arguments {
             var envSubscribe = true
             var envHeaders = true
             var given: [String] = []
-            var i = 0
-            while i < args.count {
-                var flag = args[i]
-                var inline: String?
-                if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
-                    inline = String(flag[flag.index(after: eq)...])
-                    flag = String(flag[..<eq])
-                }
-                func value() throws -> String {
-                    if let inline { return inline }
-                    i += 1
-                    guard i < args.count else { throw ArgumentError("\(flag) needs a value") }
-                    return args[i]
-                }
-                func noValue() throws {
-                    if inline != nil { throw ArgumentError("\(flag) takes no value") }
-                }
+            var reader = ArgumentReader(args)
+            while reader.next() {
+                let flag = reader.flag
+                func value() throws(ArgumentError) -> String { try reader.value(ArgumentError.init) }
+                func noValue() throws(ArgumentError) { try reader.noValue(ArgumentError.init) }
                 switch flag {
                 case "--help", "-h": return .success(.help)
                 case "--version": return .success(.version)
@@ -247,7 +228,7 @@ public enum Arguments {
                 case "--app-key": o.appKey = try value()
                 case "--region": o.region = try value()
                 case "--host": o.host = try value()
-                case "--port": o.port = try port(try value(), flag)
+                case "--port": o.port = try EdgeFlags.port(try value(), flag)
                 case "--insecure": try noValue(); o.insecure = true
                 case "--ca-file": o.caFile = try value()
                 case "--no-network-monitor": try noValue(); o.noNetworkMonitor = true
@@ -276,10 +257,9 @@ public enum Arguments {
                 case "--theme": o.theme = try theme(try value(), flag)
                 case "--no-mouse": try noValue(); o.mouse = false
                 default:
-                    throw ArgumentError(flag.hasPrefix("-") ? "unknown flag \(flag)" : "unexpected argument \(flag)")
+                    throw ArgumentError(reader.unknown)
                 }
                 given.append(flag)
-                i += 1
             }
             try checkReplay(o, given: given)
             if o.replay != nil { return .success(.run(o)) }
@@ -295,14 +275,8 @@ public enum Arguments {
     // MARK: - Values
 
     static func applyEnvironment(_ env: [String: String], _ o: inout InspectorOptions) throws {
-        func flag(_ name: String) -> Bool { ["1", "true", "yes"].contains(env[name]?.lowercased() ?? "") }
-        o.sandbox = flag("BIRD_SANDBOX")
-        o.appKey = env["BIRD_APP_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        if let r = env["BIRD_REGION"], !r.isEmpty { o.region = r }
-        if let h = env["BIRD_HOST"], !h.isEmpty { o.host = h }
-        if let p = env["BIRD_PORT"], !p.isEmpty { o.port = try port(p, "BIRD_PORT") }
-        o.insecure = flag("BIRD_INSECURE")
-        o.caFile = env["BIRD_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        func flag(_ name: String) -> Bool { EdgeFlags.isOn(name, in: env) }
+        try o.edge.apply(environment: env)
         o.noNetworkMonitor = flag("BIRD_NO_NETWORK_MONITOR")
         if let u = env["BIRD_AUTH_ENDPOINT"], !u.isEmpty { o.authEndpoint = try url(u, "BIRD_AUTH_ENDPOINT") }
         if let hs = env["BIRD_AUTH_HEADERS"] {
@@ -387,13 +361,6 @@ public enum Arguments {
         if let control = o.sandboxControl, !Loopback.isLoopback(host: URLComponents(string: control)?.host ?? "") {
             throw ArgumentError("--sandbox-control must be a loopback URL (the control API is loopback only)")
         }
-    }
-
-    static func port(_ s: String, _ name: String) throws -> Int {
-        guard let p = Int(s), (1...65535).contains(p) else {
-            throw ArgumentError("\(name) must be a port 1–65535, not “\(s)”")
-        }
-        return p
     }
 
     static func integer(_ s: String, _ name: String, min: Int, max: Int) throws -> Int {

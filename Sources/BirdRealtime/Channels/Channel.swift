@@ -85,11 +85,7 @@ public class Channel: @unchecked Sendable, CustomStringConvertible {
 
     /// The payloads of the events named `eventName`, as an async stream (ends when the consumer stops).
     public func events(named eventName: String) -> AsyncStream<JSONValue?> {
-        let (stream, continuation) = AsyncStream<JSONValue?>.makeStream(bufferingPolicy: .unbounded)
-        let token = registry.add(event: eventName) { continuation.yield($0.data) }
-        let registry = self.registry
-        continuation.onTermination = { _ in registry.remove(token) }
-        return stream
+        registry.stream(event: eventName)
     }
 
     // MARK: - Client events

@@ -81,6 +81,15 @@ final class HandlerRegistry: @unchecked Sendable {
         }
     }
 
+    /// The payloads of the events named `event`, as an async stream; the handler it binds is
+    /// removed when the consumer stops.
+    func stream(event: String) -> AsyncStream<JSONValue?> {
+        let (stream, continuation) = AsyncStream<JSONValue?>.makeStream(bufferingPolicy: .unbounded)
+        let token = add(event: event) { continuation.yield($0.data) }
+        continuation.onTermination = { _ in self.remove(token) }
+        return stream
+    }
+
     /// Removes every handler.
     func removeAll() {
         state.withLock { $0 = State() }

@@ -40,10 +40,6 @@ public final class MemberEvents: @unchecked Sendable {
 
     /// The payloads of member events named `eventName`, as an async stream.
     public func events(named eventName: String) -> AsyncStream<JSONValue?> {
-        let (stream, continuation) = AsyncStream<JSONValue?>.makeStream(bufferingPolicy: .unbounded)
-        let token = registry.add(event: eventName) { continuation.yield($0.data) }
-        let registry = self.registry
-        continuation.onTermination = { _ in registry.remove(token) }
-        return stream
+        registry.stream(event: eventName)
     }
 }

@@ -83,7 +83,7 @@ public struct ConnectionEnd: Sendable, Equatable {
     }
 
     /// Whether an established connection was lost (as opposed to an attempt failing).
-    public var isLoss: Bool { from == .connected }
+    public var isLoss: Bool { from.known == .connected }
 }
 
 /// Time without a connection: from losing one until the next `connected` (or the end).

@@ -1,23 +1,28 @@
-/// A connection state of docs/PROTOCOL.md § States as a recording names it; a name this report does not
-/// know reads as `unknown`.
-public enum SessionState: String, Sendable, Equatable, CaseIterable {
-    /// The client exists, no socket yet.
-    case initialized
-    /// Opening a socket, or waiting for the handshake.
-    case connecting
-    /// Handshake done.
-    case connected
-    /// Connection lost; a retry is scheduled.
-    case unavailable
-    /// The app called `disconnect()`.
-    case disconnected
-    /// The server refused the connection; no retry.
-    case failed
-    /// A state name this report does not know.
-    case unknown
+import BirdWire
+
+/// A connection state as a recording names it: one of the client's (``known``, BirdWire's
+/// `ConnectionState`: docs/PROTOCOL.md § States), or ``unknown`` for a name this report does not
+/// know.
+public struct SessionState: Sendable, Hashable, CaseIterable {
+    /// The client's state; nil for a name this report does not know.
+    public var known: ConnectionState?
+
+    /// The state `known` (nil: ``unknown``).
+    public init(_ known: ConnectionState?) {
+        self.known = known
+    }
 
     /// The state named `name`.
     public init(name: String?) {
-        self = name.flatMap(SessionState.init(rawValue:)) ?? .unknown
+        self.init(name.flatMap(ConnectionState.init(rawValue:)))
     }
+
+    /// A state name this report does not know.
+    public static let unknown = SessionState(nil)
+
+    /// The client's states in their order, then ``unknown``.
+    public static var allCases: [SessionState] { ConnectionState.allCases.map(SessionState.init) + [.unknown] }
+
+    /// The state's name (`connected`; `unknown`).
+    public var rawValue: String { known?.rawValue ?? "unknown" }
 }

@@ -17,7 +17,7 @@ extension SessionSummary {
 struct SummaryBuilder {
     private var summary: SessionSummary
     private var now = 0.0
-    private var state = SessionState.initialized
+    private var state = SessionState(.initialized)
     private var spanStart = 0.0
     private var spanConnectionId: String?
     private var outage: (startMs: Double, reason: EndReason)?
@@ -115,26 +115,28 @@ struct SummaryBuilder {
         summary.spans.append(StateSpan(state: state, startMs: spanStart, endMs: now, connectionId: spanConnectionId))
         endAwaitingRetry = nil
 
-        if previous == .connected, next != .connected {
+        if previous.known == .connected, next.known != .connected {
             var reason = EndReason(closeCode: code, cause: cause)
-            if next == .disconnected, code == nil { reason = .disconnect }
-            summary.ends.append(ConnectionEnd(atMs: now, from: .connected, to: next, reason: reason, cause: cause))
+            if next.known == .disconnected, code == nil { reason = .disconnect }
+            summary.ends.append(
+                ConnectionEnd(atMs: now, from: SessionState(.connected), to: next, reason: reason, cause: cause))
             if reason != .disconnect, outage == nil { outage = (now, reason) }
             endAwaitingRetry = summary.ends.count - 1
             connectionEnded()
-        } else if previous == .connecting, next == .unavailable || next == .failed {
+        } else if previous.known == .connecting, next.known == .unavailable || next.known == .failed {
             let reason = EndReason(closeCode: code, cause: cause)
-            summary.ends.append(ConnectionEnd(atMs: now, from: .connecting, to: next, reason: reason, cause: cause))
+            summary.ends.append(
+                ConnectionEnd(atMs: now, from: SessionState(.connecting), to: next, reason: reason, cause: cause))
             endAwaitingRetry = summary.ends.count - 1
             connectionEnded()
         }
-        if next == .connected, let open = outage {
+        if next.known == .connected, let open = outage {
             summary.outages.append(Outage(startMs: open.startMs, endMs: now, recovered: true, reason: open.reason))
             outage = nil
         }
         state = next
         spanStart = now
-        spanConnectionId = next == .connected ? connectionId : nil
+        spanConnectionId = next.known == .connected ? connectionId : nil
     }
 
     /// Subscriptions belong to a connection: every subscribed channel starts a gap.

@@ -76,11 +76,11 @@ public struct SessionSummary: Sendable, Equatable {
 
     /// Time spent `connected` (ms).
     public var connectedMs: Double {
-        spans.filter { $0.state == .connected }.reduce(0) { $0 + $1.durationMs }
+        spans.filter { $0.state.known == .connected }.reduce(0) { $0 + $1.durationMs }
     }
 
     /// The state the recording ended in.
-    public var finalState: SessionState { spans.last?.state ?? .initialized }
+    public var finalState: SessionState { spans.last?.state ?? SessionState(.initialized) }
 
     /// Events received on all channels.
     public var eventCount: Int { channels.reduce(0) { $0 + $1.eventCount } }

@@ -1,3 +1,5 @@
+import BirdCommandLine
+
 /// What `bird-inspect report …` asks for.
 public enum ReportCommand: Sendable, Equatable {
     /// Write the report.
@@ -26,13 +28,8 @@ public struct ReportOptions: Sendable, Equatable {
     public var toStdout: Bool { output == "-" }
 }
 
-/// A bad flag or value: one line for the user.
-public struct ReportArgumentError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The line.
-    public var message: String
-    init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
+/// A bad flag or value of `bird-inspect report`: one line for the user.
+public typealias ReportArgumentError = CommandLineError
 
 /// The parser of `bird-inspect report`'s flags (pure).
 public enum ReportArguments {
@@ -58,18 +55,12 @@ public enum ReportArguments {
         var output: String?
         var force = false
         var onlyOperands = false
-        var i = 0
+        var reader = ArgumentReader(args)
         do throws(ReportArgumentError) {
-            while i < args.count {
-                let arg = args[i]
-                i += 1
+            while reader.next() {
+                let arg = reader.argument
                 if !onlyOperands, arg.hasPrefix("-"), arg != "-" {
-                    var flag = arg
-                    var inline: String?
-                    if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                        flag = String(arg[..<eq])
-                        inline = String(arg[arg.index(after: eq)...])
-                    }
+                    let flag = reader.flag
                     switch flag {
                     case "-h", "--help":
                         return .success(.help)
@@ -77,22 +68,15 @@ public enum ReportArguments {
                         onlyOperands = true
                     case "-o", "--output":
                         guard output == nil else { throw ReportArgumentError("\(flag) given twice") }
-                        let value: String
-                        if let inline {
-                            value = inline
-                        } else {
-                            guard i < args.count else {
-                                throw ReportArgumentError("\(flag) needs a value (a file, or - for stdout)")
-                            }
-                            value = args[i]
-                            i += 1
+                        let value = try reader.value { _ in
+                            ReportArgumentError("\(flag) needs a value (a file, or - for stdout)")
                         }
                         guard !value.isEmpty else {
                             throw ReportArgumentError("\(flag) needs a value (a file, or - for stdout)")
                         }
                         output = value
                     case "-f", "--force":
-                        guard inline == nil else { throw ReportArgumentError("\(flag) takes no value") }
+                        try reader.noValue(ReportArgumentError.init)
                         force = true
                     default:
                         throw ReportArgumentError("unknown flag \(flag)")

@@ -13,13 +13,13 @@ enum ReportStyle {
     }
 
     static let stateFills: [SessionState: Fill] = [
-        .initialized: Fill(id: "p-initialized", base: "#eceff1", ink: "#78909c", kind: .dots),
-        .connecting: Fill(id: "p-connecting", base: "#ffe082", ink: "#a67c00", kind: .forward),
-        .connected: Fill(id: "p-connected", base: "#66bb6a", ink: "#66bb6a", kind: .plain),
-        .unavailable: Fill(id: "p-unavailable", base: "#ffab91", ink: "#bf360c", kind: .backward),
-        .disconnected: Fill(id: "p-disconnected", base: "#cfd8dc", ink: "#455a64", kind: .horizontal),
-        .failed: Fill(id: "p-failed", base: "#e53935", ink: "#5d0000", kind: .cross),
-        .unknown: Fill(id: "p-unknown", base: "#ffffff", ink: "#9e9e9e", kind: .dots),
+        SessionState(.initialized): Fill(id: "p-initialized", base: "#eceff1", ink: "#78909c", kind: .dots),
+        SessionState(.connecting): Fill(id: "p-connecting", base: "#ffe082", ink: "#a67c00", kind: .forward),
+        SessionState(.connected): Fill(id: "p-connected", base: "#66bb6a", ink: "#66bb6a", kind: .plain),
+        SessionState(.unavailable): Fill(id: "p-unavailable", base: "#ffab91", ink: "#bf360c", kind: .backward),
+        SessionState(.disconnected): Fill(id: "p-disconnected", base: "#cfd8dc", ink: "#455a64", kind: .horizontal),
+        SessionState(.failed): Fill(id: "p-failed", base: "#e53935", ink: "#5d0000", kind: .cross),
+        SessionState.unknown: Fill(id: "p-unknown", base: "#ffffff", ink: "#9e9e9e", kind: .dots),
     ]
 
     static let retryFill = Fill(id: "p-retry", base: "#fff3e0", ink: "#e65100", kind: .forward)

@@ -19,9 +19,9 @@ enum ReportTables {
                 cells: [
                     .number(ReportFormat.offset(end.atMs)), Cell(end.isLoss ? "connection lost" : "attempt failed"),
                     Cell(how), Cell(HTML.recorded(end.cause ?? "")), Cell(end.to.rawValue),
-                    .number(HTML.escape(wait ?? (end.to == .failed ? "no retry" : "—"))),
+                    .number(HTML.escape(wait ?? (end.to.known == .failed ? "no retry" : "—"))),
                 ],
-                className: end.to == .failed ? "failed" : nil,
+                className: end.to.known == .failed ? "failed" : nil,
                 data: [("reason", end.reason.label)] + (end.reason.closeCode.map { [("code", String($0))] } ?? []))
         }
         return HTML.table(
@@ -58,7 +58,7 @@ enum ReportTables {
                     Cell(HTML.recorded(change.cause ?? "")), Cell(code),
                     Cell(HTML.recorded(change.connectionId ?? "")),
                 ],
-                className: change.current == .failed ? "failed" : nil)
+                className: change.current.known == .failed ? "failed" : nil)
         }
         return HTML.table(
             id: "changes-table", caption: "State changes",

@@ -100,7 +100,7 @@ enum TimelineSVG {
     /// The shape and class of an end's mark.
     static func endShape(_ end: ConnectionEnd) -> (SVGShapes.Shape, String) {
         switch end.reason {
-        case .close: return (.triangleDown, end.to == .failed ? "end end-close end-failed" : "end end-close")
+        case .close: return (.triangleDown, end.to.known == .failed ? "end end-close end-failed" : "end end-close")
         case .drop: return (.cross, "end end-drop")
         case .refused: return (.square, "end end-refused")
         case .networkError: return (.circle, "end end-network")

@@ -5,19 +5,19 @@ public enum Headline {
     /// The clauses of the sentence, in order.
     public static func clauses(_ s: SessionSummary) -> [String] {
         var out: [String] = []
-        let reconnects = s.losses.filter { $0.to != .failed && $0.reason != .disconnect }
+        let reconnects = s.losses.filter { $0.to.known != .failed && $0.reason != .disconnect }
         if reconnects.isEmpty {
             out.append("no reconnects")
         } else {
             out.append(
                 ReportFormat.count(reconnects.count, "reconnect") + ": " + tally(reconnects.map(\.reason.label)))
         }
-        let attempts = s.failedAttempts.filter { $0.to != .failed }
+        let attempts = s.failedAttempts.filter { $0.to.known != .failed }
         if !attempts.isEmpty {
             out.append(
                 ReportFormat.count(attempts.count, "failed attempt") + ": " + tally(attempts.map(\.reason.label)))
         }
-        for end in s.ends where end.to == .failed {
+        for end in s.ends where end.to.known == .failed {
             var clause = "connection failed with \(end.reason.label)"
             if let reason = closeReason(end.cause) { clause += " (\(reason))" }
             out.append(clause)
@@ -25,7 +25,7 @@ public enum Headline {
         if let longest = s.outages.filter(\.recovered).max(by: { $0.durationMs < $1.durationMs }) {
             out.append("longest outage \(ReportFormat.duration(longest.durationMs))")
         }
-        if let last = s.outages.last, !last.recovered, s.finalState != .failed, last.durationMs >= 1 {
+        if let last = s.outages.last, !last.recovered, s.finalState.known != .failed, last.durationMs >= 1 {
             out.append("down for \(ReportFormat.duration(last.durationMs)) when the recording ended")
         }
         let failedAuth = s.failedAuth
@@ -44,7 +44,7 @@ public enum Headline {
         if subscriptionErrors > 0 { out.append(ReportFormat.count(subscriptionErrors, "subscription error")) }
         let signinErrors = s.errors.filter { $0.kind == "signin_error" }.count
         if signinErrors > 0 { out.append(ReportFormat.count(signinErrors, "sign-in error")) }
-        if s.finalState != .connected, s.finalState != .failed {
+        if s.finalState.known != .connected, s.finalState.known != .failed {
             out.append("ended \(s.finalState.rawValue)")
         }
         return out
@@ -63,7 +63,7 @@ public enum Headline {
             let percent = ReportFormat.whole(s.connectedMs / s.endMs * 100)
             out.append(("connected", "\(percent) % of the time"))
         }
-        out.append(("connections", String(s.changes.filter { $0.current == .connected }.count)))
+        out.append(("connections", String(s.changes.filter { $0.current.known == .connected }.count)))
         // An outage cut short by the end of the recording (or a failure) says so; one that had
         // not lasted a millisecond by then is no figure.
         if let longest = s.outages.filter({ $0.recovered || $0.durationMs >= 1 }).max(by: {

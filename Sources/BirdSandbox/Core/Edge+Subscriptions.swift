@@ -36,14 +36,7 @@ extension Edge {
             join(connection, channel: name, kind: kind, presence: nil, resume: resume)
         case .private:
             let string = Signature.privateChannelString(connectionId: connection.id, channel: name)
-            guard
-                Signature.verify(
-                    auth: auth, appKey: configuration.appKey, secret: configuration.appSecret, string: string)
-            else {
-                sendSubscriptionError(
-                    connection, channel: name, type: "AuthError", error: authProblem(auth), status: 401)
-                return
-            }
+            guard signatureHolds(auth, string: string, connection, channel: name) else { return }
             join(connection, channel: name, kind: kind, presence: nil, resume: resume)
         case .presence:
             guard let memberData = data[dialect.presenceDataKey]?.stringValue else {
@@ -54,14 +47,7 @@ extension Edge {
             }
             let string = Signature.presenceChannelString(
                 connectionId: connection.id, channel: name, memberData: memberData)
-            guard
-                Signature.verify(
-                    auth: auth, appKey: configuration.appKey, secret: configuration.appSecret, string: string)
-            else {
-                sendSubscriptionError(
-                    connection, channel: name, type: "AuthError", error: authProblem(auth), status: 401)
-                return
-            }
+            guard signatureHolds(auth, string: string, connection, channel: name) else { return }
             guard let identity = JSONValue.fromPayload(memberData).objectValue,
                 let memberId = Edge.idText(identity[dialect.presenceIdKey]), !memberId.isEmpty
             else {
@@ -80,6 +66,16 @@ extension Edge {
             }
             join(connection, channel: name, kind: kind, presence: (memberId, info), resume: resume)
         }
+    }
+
+    /// Whether `auth` signs `string`; when it does not, the subscription is refused (401, with
+    /// why, never what the right signature would be).
+    private func signatureHolds(_ auth: String, string: String, _ connection: EdgeConnection, channel: String) -> Bool {
+        if Signature.verify(auth: auth, appKey: configuration.appKey, secret: configuration.appSecret, string: string) {
+            return true
+        }
+        sendSubscriptionError(connection, channel: channel, type: "AuthError", error: authProblem(auth), status: 401)
+        return false
     }
 
     /// Why a signature failed, without revealing what the right one would be.

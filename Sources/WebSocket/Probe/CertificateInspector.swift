@@ -1,11 +1,12 @@
 import COpenSSL
 import Foundation
+import ProbeFacts
 
 /// Reads an established TLS session's peer certificate and checks it the way the client does,
 /// plus the chain alone (no host name), so a report can tell an unknown CA from a wrong host.
 enum CertificateInspector {
     /// The report for `ssl` after a completed handshake with `host` (the name the client uses).
-    static func report(ssl: OpaquePointer, context: TLSContext, host: String) -> TLSReport {
+    static func report(ssl: OpaquePointer, context: TLSContext, host: String) -> TLSFacts {
         let version = SSL_get_version(ssl).map { String(cString: $0) } ?? "unknown"
         let cipher =
             SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? "unknown"
@@ -22,7 +23,7 @@ enum CertificateInspector {
             }
         }
         guard let leaf else {
-            return TLSReport(
+            return TLSFacts(
                 protocolVersion: version, cipher: cipher, certificate: nil, chainSubjects: subjects,
                 verifyCode: verifyCode, verifyReason: reason(verifyCode), chainCode: verifyCode,
                 chainReason: reason(verifyCode), hostMatches: false)
@@ -34,14 +35,14 @@ enum CertificateInspector {
         } else {
             matches = X509_check_host(leaf, host, host.utf8.count, 0, nil) == 1
         }
-        return TLSReport(
+        return TLSFacts(
             protocolVersion: version, cipher: cipher, certificate: certificate(leaf), chainSubjects: subjects,
             verifyCode: verifyCode, verifyReason: reason(verifyCode), chainCode: chainCode,
             chainReason: reason(chainCode), hostMatches: matches)
     }
 
     /// The fields of a certificate.
-    static func certificate(_ cert: OpaquePointer) -> CertificateReport {
+    static func certificate(_ cert: OpaquePointer) -> CertificateFacts {
         let subjectName = X509_get_subject_name(cert)
         var dns: [String] = []
         var ips: [String] = []
@@ -60,7 +61,7 @@ enum CertificateInspector {
             }
             bird_GENERAL_NAMES_free(names)
         }
-        return CertificateReport(
+        return CertificateFacts(
             subject: name(subjectName), issuer: name(X509_get_issuer_name(cert)),
             commonName: commonName(subjectName), dnsNames: dns, ipAddresses: ips,
             notBefore: unixTime(X509_get0_notBefore(cert)), notAfter: unixTime(X509_get0_notAfter(cert)))

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import ProbeFacts
 
 /// A WebSocket connection opened one layer at a time, each step reporting what it found:
 /// resolve → TCP connect (one address) → TLS (certificate and verdict) → the upgrade (whatever
@@ -75,7 +76,7 @@ public final class ConnectionProbe: @unchecked Sendable {
     /// Runs the TLS handshake for `host` (SNI for DNS names, host-name check for names and IP
     /// literals) trusting the system store plus `caFile`, and reports the certificate and the
     /// verdicts. A report with `verified == false` leaves the probe unable to send.
-    public func startTLS(host: String, caFile: String?, timeout: Duration) async -> Result<TLSReport, ProbeError> {
+    public func startTLS(host: String, caFile: String?, timeout: Duration) async -> Result<TLSFacts, ProbeError> {
         await run {
             guard let socket = self.socket, socket.tls == nil else {
                 return .failure(.notReady(self.socket == nil ? "not connected" : "TLS already started"))
@@ -110,8 +111,8 @@ public final class ConnectionProbe: @unchecked Sendable {
     /// 13, plus `headers`) and reads the answer's head, whatever its status. A valid 101 leaves
     /// the probe ready for frames.
     public func upgrade(
-        requestTarget: String, hostHeader: String, headers: [HTTPHeaderField] = [], timeout: Duration
-    ) async -> Result<UpgradeReport, ProbeError> {
+        requestTarget: String, hostHeader: String, headers: [HeaderLine] = [], timeout: Duration
+    ) async -> Result<UpgradeAnswer, ProbeError> {
         await run {
             self.performUpgrade(
                 requestTarget: requestTarget, hostHeader: hostHeader, headers: headers, timeout: timeout)
@@ -119,8 +120,8 @@ public final class ConnectionProbe: @unchecked Sendable {
     }
 
     private func performUpgrade(
-        requestTarget: String, hostHeader: String, headers: [HTTPHeaderField], timeout: Duration
-    ) -> Result<UpgradeReport, ProbeError> {
+        requestTarget: String, hostHeader: String, headers: [HeaderLine], timeout: Duration
+    ) -> Result<UpgradeAnswer, ProbeError> {
         guard let socket else { return .failure(.notReady("not connected")) }
         if let verificationProblem { return .failure(.notReady(verificationProblem)) }
         let deadline = ContinuousClock.now.advanced(by: timeout)
@@ -165,9 +166,9 @@ public final class ConnectionProbe: @unchecked Sendable {
             }
         }
         let accept = head.headers["Sec-WebSocket-Accept"]?.trimmingCharacters(in: .whitespaces)
-        let report = UpgradeReport(
+        let report = UpgradeAnswer(
             statusLine: head.startLine, status: status,
-            headers: head.headers.map { HTTPHeaderField(name: $0.name, value: $0.value) },
+            headers: head.headers.map { HeaderLine(name: $0.name, value: $0.value) },
             upgradeWebSocket: head.headers.contains(name: "Upgrade", token: "websocket"),
             connectionUpgrade: head.headers.contains(name: "Connection", token: "upgrade"),
             acceptPresent: accept != nil, acceptValid: accept == Handshake.acceptValue(forKey: key),

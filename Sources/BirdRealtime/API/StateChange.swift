@@ -1,25 +1,5 @@
 import Foundation
 
-/// The six states of a connection (docs/PROTOCOL.md § States).
-public enum ConnectionState: String, Sendable, CaseIterable, CustomStringConvertible {
-    /// The client exists and has not opened a socket yet.
-    case initialized
-    /// The socket is opening, or open and waiting for the server's handshake.
-    case connecting
-    /// The handshake is done; the connection has an id and can subscribe.
-    case connected
-    /// The connection was lost and a reconnect is scheduled — or, when the cause is
-    /// ``StateChangeCause/networkUnavailable(_:)``, the client waits for the network to return
-    /// (nothing is scheduled; see docs/NETWORK.md).
-    case unavailable
-    /// The app called `disconnect()`; nothing is scheduled.
-    case disconnected
-    /// The server refused this connection (or the configuration is unusable); no retry.
-    case failed
-
-    public var description: String { rawValue }
-}
-
 /// Why a connection changed state.
 public enum StateChangeCause: Sendable, Equatable, CustomStringConvertible {
     /// The automatic first connect after `init`.
