@@ -101,9 +101,11 @@ final class CursesTerminal {
         }
     }
 
-    /// Copies the grid onto the screen, writing only changed cells.
-    func draw(_ grid: Grid) {
-        guard let win = bird_stdscr() else { return }
+    /// Copies the grid onto the screen, writing only changed cells; returns how many it wrote.
+    @discardableResult
+    func draw(_ grid: Grid) -> Int {
+        guard let win = bird_stdscr() else { return 0 }
+        var written = 0
         let old = previous.flatMap { $0.size == grid.size ? $0 : nil }
         if old == nil { werase(win) }
         for y in 0..<grid.size.height {
@@ -112,11 +114,13 @@ final class CursesTerminal {
                 if cell.width == 0 { continue }
                 if let old, old[x, y] == cell, cell.width == 1 || old[x + 1, y] == grid[x + 1, y] { continue }
                 put(cell, x: x, y: y, in: win)
+                written += 1
             }
         }
         wnoutrefresh(win)
         doupdate()
         previous = grid
+        return written
     }
 
     /// Gives the terminal back.
