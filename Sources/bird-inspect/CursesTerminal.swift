@@ -141,19 +141,29 @@ final class CursesTerminal {
         if cell.style.reverse { attrs |= bird_A_REVERSE() }
         if cell.style.role == .dim { attrs |= bird_A_DIM() }
         let pair: Int16 = colours ? Int16(cell.style.role.rawValue + 1) : 0
-        var scalars = Array(cell.text.unicodeScalars.prefix(4))
+        // Up to 4 scalars (a base and its combining marks), NUL-terminated, in a buffer on the
+        // stack: a full-screen frame (the Timeline's toggle: ~3,900 cells) allocates nothing here.
+        var wide: (wchar_t, wchar_t, wchar_t, wchar_t, wchar_t) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &wide) { raw in
+            let buffer = raw.bindMemory(to: wchar_t.self)
+            for (i, scalar) in cell.text.unicodeScalars.prefix(4).enumerated() {
+                buffer[i] = wchar_t(bitPattern: scalar.value)
+            }
+        }
         // Never let ncurses disagree with our width: if libc's wcwidth differs, draw placeholders.
-        if let base = scalars.first, Int(bird_wcwidth(wchar_t(bitPattern: base.value))) != cell.width {
-            scalars = ["?"]
+        if wide.0 != 0, Int(bird_wcwidth(wide.0)) != cell.width {
             if cell.width == 2 {
                 put(Cell(text: "?", width: 1, style: cell.style), x: x, y: y, in: win)
                 put(Cell(text: " ", width: 1, style: cell.style), x: x + 1, y: y, in: win)
                 return
             }
+            wide = (wchar_t(bitPattern: UInt32(UInt8(ascii: "?"))), 0, 0, 0, 0)
         }
-        var wide: [wchar_t] = scalars.map { wchar_t(bitPattern: $0.value) } + [0]
         var cc = cchar_t()
-        setcchar(&cc, &wide, attrs, pair, nil)
+        withUnsafeMutableBytes(of: &wide) { raw in
+            guard let text = raw.bindMemory(to: wchar_t.self).baseAddress else { return }
+            setcchar(&cc, text, attrs, pair, nil)
+        }
         mvwadd_wch(win, Int32(y), Int32(x), &cc)
     }
 
