@@ -27,7 +27,8 @@ final class ChosenMember: @unchecked Sendable {
 
     /// `perform`, with requests to `signinEndpoint` asking for the chosen member (`?member=ID`,
     /// and its info) and requests to `channelEndpoint` asking for the same id.
-    func asking(_ perform: @escaping AuthHTTPPerformer, signinEndpoint: URL?, channelEndpoint: URL?) -> AuthHTTPPerformer
+    func asking(_ perform: @escaping AuthHTTPPerformer, signinEndpoint: URL?, channelEndpoint: URL?)
+        -> AuthHTTPPerformer
     {
         { [self] request in
             var request = request
