@@ -5,15 +5,17 @@ attached with --host/--port (subscribed to `flood`) in a tmux pane of 140×40, w
 Channels pane's event-rate sparklines. Measured on the inspector process alone (/proc/PID): CPU over
 the burst (utime+stime, % of one core) and VmRSS just before the burst, 5 s into it and at its end.
 
-Key-to-screen: 24 presses of `T` spread over the burst, alternately opening the Timeline (wait until
+Key-to-screen: 120 presses of `T` spread over the burst, alternately opening the Timeline (wait until
 its "per column" label shows) and closing it (wait until the label is gone), so the timeline is drawn
 for half the burst and the Channels pane with its sparklines for the other half. Each latency is
-from `tmux send-keys` to the first `tmux capture-pane` that shows the effect (so it includes the
+from `tmux send-keys` to the first `tmux capture-pane` that shows the effect (on a tmux server of
+the bench's own, `-L`, so other tmux sessions on the machine do not share it; so it includes the
 polling: each run prints the median time one capture-pane took, the polling's own share). A press
 whose effect does not show within 5 s counts as 5 s. p99 is by nearest rank over every press of
-every run. `--presses N` changes the 24 (with 24 a run's p99 is its slowest press).
+every run. `--presses N` changes the 120 (with up to 100 presses a run's p99 is its slowest press;
+with 120 it is the second slowest).
 
-`--trace` runs the inspector with `BIRD_INSPECT_TRACE` (docs/INSPECTOR.md § Tracing the main loop) and
+`--trace` runs the inspector with `BIRD_INSPECT_TRACE` (docs/INSPECTOR.md § Design) and
 lines each press up with the inspector's own record of it (same wall clock), splitting its latency into
 tmux send-keys (the command until it returned), waiting to be read (send-keys returned → the inspector's
 read returned: the loop busy with a frame or the inbox), the inspector's handling (read → update →
@@ -52,7 +54,7 @@ from client_bench import SandboxProcess  # noqa: E402
 
 HZ = os.sysconf("SC_CLK_TCK")
 WIDTH, HEIGHT = 140, 40
-PRESSES = 24
+PRESSES = 120  # ≥ 101, so a run's p99 (nearest rank) is not just its slowest press
 MODES = {
     "budgets": {"rate": 10_000, "seconds": 60, "record": False},
     "fire": {"rate": 50_000, "seconds": 20, "record": True},  # 1,000,000 events: one burst's limit
@@ -80,8 +82,13 @@ def load_average():
     return os.getloadavg()[0]
 
 
+# A tmux server of the bench's own (`-L`): the default server is shared with every other tmux
+# session of this user (other benches, terminal tests), whose work would stall our presses.
+TMUX = ["tmux", "-L", f"birdflood{os.getpid()}"]
+
+
 def tmux(*args):
-    return subprocess.run(["tmux", *args], capture_output=True, text=True).stdout
+    return subprocess.run([*TMUX, *args], capture_output=True, text=True).stdout
 
 
 def screen(session):
@@ -272,7 +279,7 @@ def one_run(args, mode, rate, seconds, index):
     try:
         cmd = ((f"BIRD_INSPECT_TRACE={trace} " if trace else "") + f"LANG=C.UTF-8 exec {args.inspect} --app-key sandbox-key --host 127.0.0.1 --port {sandbox.port} "
                f"--insecure --subscribe flood" + (f" --record {record}" if record else ""))
-        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", str(WIDTH), "-y", str(HEIGHT), cmd],
+        subprocess.run([*TMUX, "new-session", "-d", "-s", session, "-x", str(WIDTH), "-y", str(HEIGHT), cmd],
                        check=True)
         pid = int(tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip())
         if not wait_for(session, "flood", 15):
@@ -356,7 +363,7 @@ def one_run(args, mode, rate, seconds, index):
             out["frames"] = frame_stats(read_trace(trace))
         return out
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run([*TMUX, "kill-server"], capture_output=True)
         sandbox.stop()
         if record and os.path.exists(record):
             os.unlink(record)
