@@ -5,13 +5,22 @@ attached with --host/--port (subscribed to `flood`) in a tmux pane of 140×40, w
 Channels pane's event-rate sparklines. Measured on the inspector process alone (/proc/PID): CPU over
 the burst (utime+stime, % of one core) and VmRSS just before the burst, 5 s into it and at its end.
 
-Key-to-screen: 24 presses of `T` spread over the burst, alternately opening the Timeline (wait until
+Key-to-screen: 120 presses of `T` spread over the burst, alternately opening the Timeline (wait until
 its "per column" label shows) and closing it (wait until the label is gone), so the timeline is drawn
 for half the burst and the Channels pane with its sparklines for the other half. Each latency is
-from `tmux send-keys` to the first `tmux capture-pane` that shows the effect (so it includes the
+from `tmux send-keys` to the first `tmux capture-pane` that shows the effect (on a tmux server of
+the bench's own, `-L`, so other tmux sessions on the machine do not share it; so it includes the
 polling: each run prints the median time one capture-pane took, the polling's own share). A press
 whose effect does not show within 5 s counts as 5 s. p99 is by nearest rank over every press of
-every run.
+every run. `--presses N` changes the 120 (with up to 100 presses a run's p99 is its slowest press;
+with 120 it is the second slowest).
+
+`--trace` runs the inspector with `BIRD_INSPECT_TRACE` (docs/INSPECTOR.md § Design) and
+lines each press up with the inspector's own record of it (same wall clock), splitting its latency into
+tmux send-keys (the command until it returned), waiting to be read (send-keys returned → the inspector's
+read returned: the loop busy with a frame or the inbox), the inspector's handling (read → update →
+view built → doupdate returned) and tmux + polling (doupdate → the capture that showed it). The
+inspector's own share of a press is doupdate − send-keys returned.
 
 Two modes (both by default):
   budgets   issue 17's budgets: 10,000 events/s for 60 s — ≤ 50 % of a core, key-to-screen p99
@@ -23,7 +32,8 @@ Two modes (both by default):
             shows must equal it, and so must the recording's `event` lines + its `dropped` counts.
 
   python inspector_flood.py --sandbox BIN --inspect BIN [--mode both|budgets|fire] [--reps 5]
-                            [--seconds S] [--rate R]          (S, R override the mode's defaults)
+                            [--seconds S] [--rate R] [--presses N] [--trace] [--keep-trace]
+                                                              (S, R override the mode's defaults)
   python inspector_flood.py count-reader --port P --channel C --count N     (worker)
 """
 import argparse
@@ -44,7 +54,7 @@ from client_bench import SandboxProcess  # noqa: E402
 
 HZ = os.sysconf("SC_CLK_TCK")
 WIDTH, HEIGHT = 140, 40
-PRESSES = 24
+PRESSES = 120  # ≥ 101, so a run's p99 (nearest rank) is not just its slowest press
 MODES = {
     "budgets": {"rate": 10_000, "seconds": 60, "record": False},
     "fire": {"rate": 50_000, "seconds": 20, "record": True},  # 1,000,000 events: one burst's limit
@@ -72,8 +82,13 @@ def load_average():
     return os.getloadavg()[0]
 
 
+# A tmux server of the bench's own (`-L`): the default server is shared with every other tmux
+# session of this user (other benches, terminal tests), whose work would stall our presses.
+TMUX = ["tmux", "-L", f"birdflood{os.getpid()}"]
+
+
 def tmux(*args):
-    return subprocess.run(["tmux", *args], capture_output=True, text=True).stdout
+    return subprocess.run([*TMUX, *args], capture_output=True, text=True).stdout
 
 
 def screen(session):
@@ -202,6 +217,54 @@ def cmd_count_reader(args):
     print(json.dumps({"count": n, "t_first": t_first, "t_last": t_last}), flush=True)
 
 
+def read_trace(path):
+    """The inspector's trace lines (BIRD_INSPECT_TRACE), oldest first."""
+    lines = []
+    with open(path) as f:
+        for line in f:
+            try:
+                lines.append(json.loads(line))
+            except ValueError:
+                pass
+    return lines
+
+
+def split_presses(sends, trace):
+    """Each press split by the inspector's trace (the first key line read after send-keys started):
+    a dict of ms per part, or None where no key line matches."""
+    keys = [t for t in trace if t["kind"] == "key"]
+    frames = [t for t in trace if t["kind"] == "frame"]
+    out = []
+    for k0, k1, seen in sends:
+        line = next((t for t in keys if t["read"] >= k0), None)
+        if line is None or line["drawn"] <= 0:
+            out.append(None)
+            continue
+        # A frame that was being worked on when send-keys returned: the key waited behind it.
+        behind = [f for f in frames if f["read"] <= k1 <= f["drawn"]]
+        out.append({
+            "send": (k1 - k0) * 1000,
+            "to_read": (line["read"] - k1) * 1000,
+            "update": (line["key_updated"] - line["read"]) * 1000,
+            "drain": (line["drain_updated"] - line["key_updated"]) * 1000,
+            "drained": line["drained"],
+            "build": (line["built"] - line["drain_updated"]) * 1000,
+            "draw": (line["drawn"] - line["built"]) * 1000,
+            "cells": line["cells"],
+            "to_seen": (seen - line["drawn"]) * 1000,
+            "inspector": (line["drawn"] - k1) * 1000,
+            "total": (seen - k0) * 1000,
+            "behind_frame": ((behind[0]["drawn"] - behind[0]["read"]) * 1000) if behind else 0.0,
+        })
+    return out
+
+
+def frame_stats(trace):
+    """Drawn frames without a key: (count, p50, p99, max) of read returned → doupdate returned, in ms."""
+    spans = [(t["drawn"] - t["read"]) * 1000 for t in trace if t["kind"] == "frame" and t["drawn"] > 0]
+    return (len(spans), percentile(spans, 50), percentile(spans, 99), max(spans)) if spans else None
+
+
 def one_run(args, mode, rate, seconds, index):
     sandbox = SandboxProcess(args.sandbox, dialect="bird")
     session = f"birdflood{os.getpid()}_{mode}_{index}"
@@ -209,10 +272,14 @@ def one_run(args, mode, rate, seconds, index):
     if MODES[mode]["record"]:
         fd, record = tempfile.mkstemp(prefix="bird-flood-", suffix=".jsonl")
         os.close(fd)
+    trace = None
+    if args.trace:
+        fd, trace = tempfile.mkstemp(prefix="bird-flood-trace-", suffix=".jsonl")
+        os.close(fd)
     try:
-        cmd = (f"LANG=C.UTF-8 exec {args.inspect} --app-key sandbox-key --host 127.0.0.1 --port {sandbox.port} "
+        cmd = ((f"BIRD_INSPECT_TRACE={trace} " if trace else "") + f"LANG=C.UTF-8 exec {args.inspect} --app-key sandbox-key --host 127.0.0.1 --port {sandbox.port} "
                f"--insecure --subscribe flood" + (f" --record {record}" if record else ""))
-        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", str(WIDTH), "-y", str(HEIGHT), cmd],
+        subprocess.run([*TMUX, "new-session", "-d", "-s", session, "-x", str(WIDTH), "-y", str(HEIGHT), cmd],
                        check=True)
         pid = int(tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip())
         if not wait_for(session, "flood", 15):
@@ -229,7 +296,9 @@ def one_run(args, mode, rate, seconds, index):
         keys = []
         timeouts = 0
         CAPTURES.clear()
-        key_at = [seconds * (0.04 + 0.92 * i / (PRESSES - 1)) for i in range(PRESSES)]
+        presses = args.presses
+        key_at = [seconds * (0.04 + 0.92 * i / max(1, presses - 1)) for i in range(presses)]
+        sends = []  # (send-keys started, returned, effect seen) per press, wall clock
         opened = False
         end = t0 + seconds
         while time.time() < end:
@@ -240,10 +309,13 @@ def one_run(args, mode, rate, seconds, index):
                 key_at.pop(0)
                 k0 = time.time()
                 tmux("send-keys", "-t", session, "T")
+                k1 = time.time()
                 # A press whose effect never shows within 5 s counts as 5 s (it is in the p99).
                 if not wait_for(session, "per column", 5, present=not opened):
                     timeouts += 1
-                keys.append((time.time() - k0) * 1000)
+                seen = time.time()
+                keys.append((seen - k0) * 1000)
+                sends.append((k0, k1, seen))
                 opened = not opened
             time.sleep(0.01)
         cpu = (cpu_seconds(pid) - cpu0) / (time.time() - t0) * 100
@@ -281,12 +353,37 @@ def one_run(args, mode, rate, seconds, index):
                 raise SystemExit("inspector-flood: no tick event on the inspector's screen — the burst did not arrive")
             # What the panes say at the burst's end (events still in the inbox are in neither count).
             out["shown"], out["dropped_screen"] = on_screen_counts(text)
+        if trace:
+            # The trace is complete once the inspector has exited.
+            tmux("send-keys", "-t", session, "q")
+            deadline = time.time() + 20
+            while time.time() < deadline and os.path.exists(f"/proc/{pid}"):
+                time.sleep(0.05)
+            out["split"] = split_presses(sends, read_trace(trace))
+            out["frames"] = frame_stats(read_trace(trace))
         return out
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run([*TMUX, "kill-server"], capture_output=True)
         sandbox.stop()
         if record and os.path.exists(record):
             os.unlink(record)
+        if trace and os.path.exists(trace):
+            if args.keep_trace:
+                print(f"  trace kept: {trace}", flush=True)
+            else:
+                os.unlink(trace)
+
+
+def print_split(split, frames, label):
+    """The slowest presses of a run, split into their parts, and the run's frame times."""
+    matched = [s for s in split if s is not None]
+    if frames:
+        print(f"  {label} trace: {frames[0]} frames, read → doupdate p50 {frames[1]:.1f} ms p99 {frames[2]:.1f} ms "
+              f"max {frames[3]:.1f} ms; {len(matched)} of {len(split)} presses matched; the slowest:", flush=True)
+    for s in sorted(matched, key=lambda s: -s["total"])[:4]:
+        print(f"    {s['total']:.1f} ms = send-keys {s['send']:.1f} + to read {s['to_read']:.1f} (behind a frame of "
+              f"{s['behind_frame']:.1f}) + update {s['update']:.1f} + drain {s['drained']} in {s['drain']:.1f} + build "
+              f"{s['build']:.1f} + draw {s['draw']:.1f} ({s['cells']} cells) + tmux/poll {s['to_seen']:.1f}", flush=True)
 
 
 def run_mode(args, mode):
@@ -294,11 +391,14 @@ def run_mode(args, mode):
     seconds = args.seconds or MODES[mode]["seconds"]
     print(f"inspector-flood [{mode}]: bird-sandbox (release) bursts {rate:,.0f} events/s for {seconds:g} s into "
           f"bird-inspect (release, tmux {WIDTH}×{HEIGHT}: sparklines shown; --host/--port"
-          + (", --record" if MODES[mode]["record"] else "") + f"); {PRESSES} `T` presses per run; {args.reps} runs")
+          + (", --record" if MODES[mode]["record"] else "") + f"); {args.presses} `T` presses per run; {args.reps} runs"
+          + ("; traced" if args.trace else ""))
     runs = []
     for i in range(args.reps):
         r = one_run(args, mode, rate, seconds, i)
         runs.append(r)
+        if "split" in r:
+            print_split(r["split"], r["frames"], f"run {i + 1}")
         line = (f"  run {i + 1}: CPU {r['cpu']:.1f} % of a core   RSS {r['rss0']:.1f} → {r['rss5']:.1f} (5 s) → "
                 f"{r['rss_end']:.1f} MB (+{r['rss_end'] - r['rss0']:.1f})   key→screen p50 "
                 f"{percentile(r['keys'], 50):.1f} ms p99 {percentile(r['keys'], 99):.1f} ms "
@@ -324,6 +424,14 @@ def run_mode(args, mode):
     growth5 = statistics.median(r["rss_end"] - r["rss5"] for r in runs)
     p50, p99 = percentile(keys, 50), percentile(keys, 99)
     load = statistics.median(r["load"] for r in runs)
+    splits = [s for r in runs for s in r.get("split", []) if s is not None]
+    if splits:
+        own = [s["inspector"] for s in splits]
+        ext = [s["total"] - s["inspector"] for s in splits]
+        print(f"trace [{mode}]: over {len(splits)} matched presses the inspector's own share (send-keys returned → "
+              f"doupdate) p50 {percentile(own, 50):.1f} ms p99 {percentile(own, 99):.1f} ms max {max(own):.1f} ms; "
+              f"the rest (send-keys + tmux + capture polling) p50 {percentile(ext, 50):.1f} ms p99 "
+              f"{percentile(ext, 99):.1f} ms max {max(ext):.1f} ms")
     limit = 50 if mode == "budgets" else 100
     print(f"median [{mode}]: CPU {cpu:.1f} % (target ≤ {limit} %), RSS {rss0:.1f} → {rss_end:.1f} MB, growth "
           f"{growth:.1f} MB over the burst, {growth5:.1f} MB from 5 s on (target ≤ 10 MB), key→screen p50 {p50:.1f} "
@@ -360,6 +468,9 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--rate", type=float, default=None)
+    ap.add_argument("--presses", type=int, default=PRESSES)
+    ap.add_argument("--trace", action="store_true")
+    ap.add_argument("--keep-trace", action="store_true")
     args = ap.parse_args()
     figs = []
     for mode in (["budgets", "fire"] if args.mode == "both" else [args.mode]):

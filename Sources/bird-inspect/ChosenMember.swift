@@ -1,5 +1,6 @@
-// The member the embedded sandbox's demo sign-in endpoint is asked for: chosen with `i` or
-// `signin ID`, read by the HTTP performer when the client asks the endpoint to sign it in.
+// The member the embedded sandbox's demo endpoints are asked for: chosen with `i` or `signin ID`,
+// read by the HTTP performer when the client asks the sign-in endpoint to sign it in or the
+// channel endpoint to authorise a presence channel (so the roster's "you" is the same member).
 
 import BirdInspector
 import BirdRealtime
@@ -10,9 +11,13 @@ import Foundation
 final class ChosenMember: @unchecked Sendable {
     private let lock = NSLock()
     private var choice: (id: String, info: String?)
+    private var channelsAuthorisedAs: String?
 
     /// Starts with `id` (`--user-id`, else `inspector`) and the endpoint's default info.
     init(_ id: String) { choice = (id, nil) }
+
+    /// The member the last channel authorisation asked for (nil before the first).
+    var presenceIdentity: String? { lock.withLock { channelsAuthorisedAs } }
 
     /// The id (and member info, a JSON object's text) the next sign-in asks for.
     var current: (id: String, info: String?) {
@@ -20,16 +25,26 @@ final class ChosenMember: @unchecked Sendable {
         set { lock.withLock { choice = newValue } }
     }
 
-    /// `perform`, with requests to `signinEndpoint` asking for the chosen member (`?member=ID`).
-    func asking(_ perform: @escaping AuthHTTPPerformer, signinEndpoint: URL?) -> AuthHTTPPerformer {
+    /// `perform`, with requests to `signinEndpoint` asking for the chosen member (`?member=ID`,
+    /// and its info) and requests to `channelEndpoint` asking for the same id.
+    func asking(_ perform: @escaping AuthHTTPPerformer, signinEndpoint: URL?, channelEndpoint: URL?)
+        -> AuthHTTPPerformer
+    {
         { [self] request in
-            guard let signinEndpoint, request.url.path == signinEndpoint.path,
-                request.url.host == signinEndpoint.host, request.url.port == signinEndpoint.port
-            else { return try await perform(request) }
             var request = request
             let choice = current
-            request.url = MemberIdRules.url(request.url, member: choice.id, info: choice.info)
+            if Self.same(request.url, signinEndpoint) {
+                request.url = MemberIdRules.url(request.url, member: choice.id, info: choice.info)
+            } else if Self.same(request.url, channelEndpoint) {
+                request.url = MemberIdRules.url(request.url, member: choice.id)
+                lock.withLock { channelsAuthorisedAs = choice.id }
+            }
             return try await perform(request)
         }
+    }
+
+    private static func same(_ url: URL, _ endpoint: URL?) -> Bool {
+        guard let endpoint else { return false }
+        return url.path == endpoint.path && url.host == endpoint.host && url.port == endpoint.port
     }
 }

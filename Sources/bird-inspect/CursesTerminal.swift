@@ -101,9 +101,11 @@ final class CursesTerminal {
         }
     }
 
-    /// Copies the grid onto the screen, writing only changed cells.
-    func draw(_ grid: Grid) {
-        guard let win = bird_stdscr() else { return }
+    /// Copies the grid onto the screen, writing only changed cells; returns how many it wrote.
+    @discardableResult
+    func draw(_ grid: Grid) -> Int {
+        guard let win = bird_stdscr() else { return 0 }
+        var written = 0
         let old = previous.flatMap { $0.size == grid.size ? $0 : nil }
         if old == nil { werase(win) }
         for y in 0..<grid.size.height {
@@ -112,11 +114,13 @@ final class CursesTerminal {
                 if cell.width == 0 { continue }
                 if let old, old[x, y] == cell, cell.width == 1 || old[x + 1, y] == grid[x + 1, y] { continue }
                 put(cell, x: x, y: y, in: win)
+                written += 1
             }
         }
         wnoutrefresh(win)
         doupdate()
         previous = grid
+        return written
     }
 
     /// Gives the terminal back.
@@ -137,19 +141,29 @@ final class CursesTerminal {
         if cell.style.reverse { attrs |= bird_A_REVERSE() }
         if cell.style.role == .dim { attrs |= bird_A_DIM() }
         let pair: Int16 = colours ? Int16(cell.style.role.rawValue + 1) : 0
-        var scalars = Array(cell.text.unicodeScalars.prefix(4))
+        // Up to 4 scalars (a base and its combining marks), NUL-terminated, in a buffer on the
+        // stack: a full-screen frame (the Timeline's toggle: ~3,900 cells) allocates nothing here.
+        var wide: (wchar_t, wchar_t, wchar_t, wchar_t, wchar_t) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &wide) { raw in
+            let buffer = raw.bindMemory(to: wchar_t.self)
+            for (i, scalar) in cell.text.unicodeScalars.prefix(4).enumerated() {
+                buffer[i] = wchar_t(bitPattern: scalar.value)
+            }
+        }
         // Never let ncurses disagree with our width: if libc's wcwidth differs, draw placeholders.
-        if let base = scalars.first, Int(bird_wcwidth(wchar_t(bitPattern: base.value))) != cell.width {
-            scalars = ["?"]
+        if wide.0 != 0, Int(bird_wcwidth(wide.0)) != cell.width {
             if cell.width == 2 {
                 put(Cell(text: "?", width: 1, style: cell.style), x: x, y: y, in: win)
                 put(Cell(text: " ", width: 1, style: cell.style), x: x + 1, y: y, in: win)
                 return
             }
+            wide = (wchar_t(bitPattern: UInt32(UInt8(ascii: "?"))), 0, 0, 0, 0)
         }
-        var wide: [wchar_t] = scalars.map { wchar_t(bitPattern: $0.value) } + [0]
         var cc = cchar_t()
-        setcchar(&cc, &wide, attrs, pair, nil)
+        withUnsafeMutableBytes(of: &wide) { raw in
+            guard let text = raw.bindMemory(to: wchar_t.self).baseAddress else { return }
+            setcchar(&cc, text, attrs, pair, nil)
+        }
         mvwadd_wch(win, Int32(y), Int32(x), &cc)
     }
 

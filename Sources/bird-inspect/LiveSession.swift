@@ -27,6 +27,8 @@ final class LiveSession: @unchecked Sendable {
     private let positions = Mutex(ResumePositions())
     /// The member the sandbox's demo sign-in endpoint is asked for (`i`, `signin ID`).
     private let chosenMember: ChosenMember
+    /// `--user-id`, else `inspector`: the member before any choice, and again after a sign-out.
+    private let defaultMemberId: String
 
     /// Connects (the client starts by itself) and subscribes `options.subscribe`, or the demo set
     /// with `--sandbox`. With `recording`, every protocol message and every auth request is also
@@ -35,6 +37,7 @@ final class LiveSession: @unchecked Sendable {
     init(options: InspectorOptions, inbox: MessageInbox, utcOffsetSeconds: Int = 0, recording: Bool = false) throws {
         self.inbox = inbox
         chosenMember = ChosenMember(options.memberId)
+        defaultMemberId = options.memberId
         let dialect: Dialect = options.dialect == "pusher" ? .pusher : .bird
         var clientOptions: BirdRealtime.Options
         var note: String?
@@ -104,7 +107,9 @@ final class LiveSession: @unchecked Sendable {
         self.config = config
         var environment = RealtimeEnvironment.live
         if options.sandbox {
-            environment.http = chosenMember.asking(environment.http, signinEndpoint: clientOptions.memberAuthEndpoint)
+            environment.http = chosenMember.asking(
+                environment.http, signinEndpoint: clientOptions.memberAuthEndpoint,
+                channelEndpoint: clientOptions.authEndpoint)
         }
         if recording { environment = Self.recordingEnvironment(clientOptions, environment, inbox: inbox) }
         client = BirdRealtime(options: clientOptions, environment: environment)
@@ -137,6 +142,15 @@ final class LiveSession: @unchecked Sendable {
                 throw SessionError("--scenario: \(error)")
             }
             scenario?.start()
+        }
+    }
+
+    /// Unsubscribes and subscribes again every presence channel (authorised again, as the member
+    /// now chosen).
+    static func resubscribePresence(_ client: BirdRealtime) {
+        for channel in client.channels where ChannelKind(channelName: channel.name) == .presence {
+            client.unsubscribe(channel.name)
+            client.subscribe(channel.name)
         }
     }
 
@@ -210,12 +224,23 @@ final class LiveSession: @unchecked Sendable {
                 chosenMember.current = (id, info)
             }
             let client = self.client
+            let chosen = sandbox == nil ? nil : chosenMember
             Task { [inbox] in
                 let result: Result<Member, any Error>
                 do { result = .success(try await client.signin()) } catch { result = .failure(error) }
                 inbox.post(.client(ClientFeed.signin(result), at: Date()))
+                // Signed in as another member than the presence channels were authorised as: they
+                // are subscribed again, so their roster's "you" is the member signed in.
+                if case .success(let member) = result, let chosen, let was = chosen.presenceIdentity,
+                    was != member.memberId
+                {
+                    Self.resubscribePresence(client)
+                }
             }
         case .signout:
+            // Back to the starting member, so the reconnect's presence channels are not signed as
+            // the member just signed out.
+            if sandbox != nil { chosenMember.current = (defaultMemberId, nil) }
             client.signout()
         case .disconnect:
             client.disconnect()

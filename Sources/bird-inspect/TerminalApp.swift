@@ -1,6 +1,8 @@
-// The interactive main loop: key-or-tick via wtimeout + wget_wch, messages into `update`,
-// commands out to the live session, redraws for client messages coalesced to at most 30 per second
-// (a key is drawn at once). With `--record FILE` the loop is also the recording's single writer.
+// The interactive main loop, paced by `LoopPacer`: a key (click, resize) is read with wtimeout +
+// wget_wch and handled and drawn at once, before the client's messages still waiting; those are
+// drained in batches with a look for a key between them, and their redraws coalesced to at most 30
+// per second. Commands go out to the live session. With `--record FILE` the loop is also the
+// recording's single writer; with `BIRD_INSPECT_TRACE=FILE` it notes its times (LoopTrace).
 
 import BirdInspector
 import Foundation
@@ -54,9 +56,11 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         model.channels.append(ChannelInfo(name: ch, status: .subscribing))
     }
     /// Takes what the client posted: messages for `update`, everything for the recording.
-    func drain() -> [Message] {
+    /// Takes up to `limit` items: the messages for `update`, and how many items were taken.
+    func drain(limit: Int) -> (messages: [Message], taken: Int) {
         var messages: [Message] = []
-        for item in inbox.drain(limit: 5000) {
+        let items = inbox.drain(limit: limit)
+        for item in items {
             switch item.payload {
             case .message(let message):
                 messages.append(message)
@@ -69,13 +73,13 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         }
         recorder?.flush()
         if let recorder, recorder.lines != model.recording?.lines { messages.append(.recorded(lines: recorder.lines)) }
-        return messages
+        return (messages, items.count)
     }
     defer {
         // Recorded up to the exit (a flood: for at most 2 s, then a `dropped` line for the rest);
         // the disconnect the exit causes is not.
         let deadline = Date().addingTimeInterval(2)
-        while inbox.count > 0 && Date() < deadline { _ = drain() }
+        while inbox.count > 0 && Date() < deadline { _ = drain(limit: 5000) }
         let left = inbox.drain(limit: Int.max)
         if let recorder, !left.isEmpty {
             var events = 0, wire = 0
@@ -96,36 +100,20 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
     }
 
     let share = ShareEffects(recordingPath: recorder?.path)
-    let frameInterval = 1.0 / 30
-    let tickInterval = 0.1
-    var lastDraw = Date.distantPast
-    var lastTick = start
-    var dirty = true
-    while stopRequested == 0 {
-        let now = Date()
-        if let duration = options.duration, now.timeIntervalSince(start) >= duration { break }
-        var messages: [Message] = []
-        // A key or a resize is drawn at once; only the client's messages wait for the next frame.
-        var input = true
-        switch terminal.read(timeoutMilliseconds: dirty ? 10 : 33) {
-        case .key(let key): messages.append(.key(key))
-        case .resize(let size): messages.append(.resize(size))
-        case .mouse(let x, let y, let kind): messages.append(.mouse(x: x, y: y, kind: kind))
-        case .none: input = false
-        }
-        let after = Date()
-        messages += drain()
-        if after.timeIntervalSince(lastTick) >= tickInterval {
-            messages.append(.tick(now: after))
-            lastTick = after
-        }
-        // An export's answer is appended and handled in the same turn.
+    let trace = LoopTrace.fromEnvironment()
+    defer { trace?.flush() }
+    var pacer = LoopPacer(start: start)
+    var firstFrame = true
+    /// Runs `messages` through `update` and performs their commands (an export's answer is
+    /// appended and handled in the same call); false once one of them asks to quit.
+    func handle(_ messages: [Message]) -> Bool {
+        var messages = messages
         var next = 0
         while next < messages.count {
             let message = messages[next]
             next += 1
             for command in Inspector.update(&model, message) {
-                if command == .quit { return 0 }
+                if command == .quit { return false }
                 if ShareEffects.handles(command) {
                     if let answer = share.perform(command) { messages.append(answer) }
                 } else {
@@ -133,12 +121,69 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
                 }
             }
         }
-        if !messages.isEmpty { dirty = true }
-        if dirty && (input || after.timeIntervalSince(lastDraw) >= frameInterval) {
-            terminal.draw(Inspector.view(model, size: terminal.size))
-            if lastDraw == .distantPast { testCrashPoint("after-start") }
-            lastDraw = after
-            dirty = false
+        return true
+    }
+    /// Builds the view and copies it onto the screen.
+    func drawFrame(_ turn: inout LoopTurn) {
+        let grid = Inspector.view(model, size: terminal.size)
+        if trace != nil { turn.built = LoopTrace.now }
+        turn.cells = terminal.draw(grid)
+        if trace != nil { turn.drawn = LoopTrace.now }
+        if firstFrame { testCrashPoint("after-start") }
+        firstFrame = false
+    }
+    /// Reads a key, click or resize, waiting up to `milliseconds` (0: only one already there), and
+    /// handles and draws it at once — before any client message still waiting. Nil when there was
+    /// none; false once it asks to quit.
+    func readInput(_ milliseconds: Int32) -> Bool? {
+        var turn = LoopTurn()
+        if trace != nil { turn.readCalled = LoopTrace.now }
+        let message: Message
+        switch terminal.read(timeoutMilliseconds: milliseconds) {
+        case .key(let key): message = .key(key)
+        case .resize(let size): message = .resize(size)
+        case .mouse(let x, let y, let kind): message = .mouse(x: x, y: y, kind: kind)
+        case .none: return nil
+        }
+        if trace != nil { turn.readDone = LoopTrace.now }
+        guard handle([message]) else { return false }
+        if trace != nil {
+            turn.keyUpdated = LoopTrace.now
+            turn.drainUpdated = turn.keyUpdated
+        }
+        drawFrame(&turn)
+        pacer.inputDrawn(at: Date())
+        trace?.record(turn, key: true)
+        return true
+    }
+    while stopRequested == 0 {
+        if let duration = options.duration, Date().timeIntervalSince(start) >= duration { break }
+        if readInput(pacer.readTimeoutMilliseconds) == false { return 0 }
+        var turn = LoopTurn()
+        if trace != nil { turn.readDone = LoopTrace.now }
+        // Then the client's messages, in batches, looking for input between them.
+        pacer.turnBegins()
+        while true {
+            let (messages, taken) = drain(limit: pacer.batch)
+            turn.drained += taken
+            if !messages.isEmpty, !handle(messages) { return 0 }
+            if pacer.drained(taken, changed: !messages.isEmpty) == .done { break }
+            if readInput(0) == false { return 0 }
+        }
+        let now = Date()
+        let end = pacer.turnEnds(at: now)
+        if end.tick, !handle([.tick(now: now)]) { return 0 }
+        if trace != nil { turn.drainUpdated = LoopTrace.now }
+        if end.draw {
+            // Input that came during the drain is drawn with this frame rather than after it.
+            switch readInput(0) {
+            case false?: return 0
+            case true?: break
+            case nil:
+                drawFrame(&turn)
+                pacer.frameDrawn(at: now)
+                trace?.record(turn, key: false)
+            }
         }
     }
     return 0

@@ -188,7 +188,7 @@ struct PlaybackTests {
         let items = Inspector.footerItems(h.model, width: size.width)
         #expect(items.first { $0.key == "s" }?.ok == false && items.first { $0.key == "d" }?.ok == false)
         #expect(items.first { $0.key == "Space" }?.ok == true)
-        #expect(footer.contains("? help"), "\(footer)")
+        #expect(footer.contains("? more"), "\(footer)")
         // The help overlay lists the Replay keys.
         let help = Inspector.helpLines(h.model, width: 100).map { $0.map(\.0).joined() }
         #expect(help.contains { $0.contains("Space") && $0.contains("Pause / resume playback") })

@@ -64,14 +64,18 @@ extension Inspector {
     /// that would talk to an edge too). What does not fit is made to fit by shortening labels:
     /// first unavailable keys' labels, then the labels of keys whose symbol speaks for itself
     /// (`q : / Tab Enter`), then the letters' — each first to its abbreviation, then to the key
-    /// alone; `? help` keeps its label. Keys are dropped (from the end, never `?`) only if even
-    /// bare keys do not fit.
+    /// alone; `?` keeps its label, `? more` while the screen has keys the footer never shows (`f`
+    /// find, `w` write…: `?` lists them all), else `? help`. Keys are dropped (from the end, never
+    /// `?`) only if even bare keys do not fit.
     static func footerItems(_ model: Model, width: Int) -> [FooterItem] {
-        var bindings = KeyBindings.scope(scope(of: model.mode)).filter(\.inFooter)
+        let all = KeyBindings.scope(scope(of: model.mode))
+        var bindings = all.filter(\.inFooter)
         if model.playback != nil && model.mode == .normal {
             bindings = KeyBindings.scope(.replay).filter(\.inFooter) + bindings
         }
+        let more = all.contains { !$0.inFooter }
         let labels: [[String]] = bindings.map { b in
+            if b.action == .help && more { return ["more", "more", ""] }
             if b.action == .pause && model.paused { return ["follow", "live", ""] }
             if b.action == .playPause, model.playback?.paused == true { return ["resume replay", "play", ""] }
             return [b.label, b.short, ""]
