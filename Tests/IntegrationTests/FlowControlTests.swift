@@ -23,10 +23,17 @@ extension Integration {
             }
         }
 
-        @Test(
-            "a blocked handler stops the socket being read: the backlog stays bounded, the server's writes stall, every event arrives in order once it runs"
-        )
-        func blockedHandlerPushesBack() async throws {
+        /// A client subscribed to `flood` on a ``FloodServer``; its `tick` handler records each
+        /// event's `n` and blocks on the first until `gate` is signalled.
+        struct Rig {
+            let server: FloodServer
+            let client: ClientFixture
+            let credit: InboundCredit
+            let received: Box<[Int]>
+            let gate: DispatchSemaphore
+        }
+
+        static func rig(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Rig {
             let server = try FloodServer()
             let transports = Box<[WebSocketTransport]>([])
             let environment = RealtimeEnvironment(
@@ -51,7 +58,6 @@ extension Integration {
                 // The handler blocks on the first event until the test opens the gate.
                 if first { _ = gate.wait(timeout: .now() + 120) }
             }
-            defer { gate.signal() }
 
             let opened = await Self.off {
                 guard server.accept(within: 15) else { return false }
@@ -66,10 +72,20 @@ extension Integration {
                 }
                 return false
             }
-            try #require(opened, "the client connected and asked to subscribe")
-            try #require(await client.subscribed(["flood"]))
-            let transport = try #require(transports.snapshot.last)
-            let credit = transport.credit
+            try #require(opened, "the client connected and asked to subscribe", sourceLocation: sourceLocation)
+            try #require(await client.subscribed(["flood"]), sourceLocation: sourceLocation)
+            let transport = try #require(transports.snapshot.last, sourceLocation: sourceLocation)
+            return Rig(server: server, client: client, credit: transport.credit, received: received, gate: gate)
+
+        }
+
+        @Test(
+            "a blocked handler stops the socket being read: the backlog stays bounded, the server's writes stall, every event arrives in order once it runs"
+        )
+        func blockedHandlerPushesBack() async throws {
+            let rig = try await Self.rig()
+            let (server, client, credit, received, gate) = (rig.server, rig.client, rig.credit, rig.received, rig.gate)
+            defer { gate.signal() }
 
             // Far more than the high-water mark plus the kernel's socket buffers.
             let total = 100_000
@@ -92,7 +108,12 @@ extension Integration {
                 for n in (stalledAt + 1)..<total where !server.send(text: Self.tick(n), within: 30) { return false }
                 return true
             }
-            #expect(rest, "the server's writes were taken again once the handler ran")
+            #expect(
+                rest,
+                """
+                the server's writes were taken again once the handler ran (stalled at \(stalledAt); \
+                delivered \(received.snapshot.count), outstanding \(credit.outstandingCost))
+                """)
             await eventually("all \(total) events delivered (have \(received.snapshot.count))", within: 120) {
                 received.snapshot.count == total
             }
@@ -100,6 +121,26 @@ extension Integration {
             #expect(credit.peakCost <= bound)
             await eventually("everything consumed gives the credit back") { credit.outstandingCost == 0 }
             await client.shutdown()
+        }
+
+        @Test(
+            "closing while reads are held back: the close frame goes out and the connection ends by the close timeout")
+        func closeWhileHeldBack() async throws {
+            let rig = try await Self.rig()
+            defer { rig.gate.signal() }
+            let server = rig.server
+            let stalledAt = await Self.off { () -> Int in
+                for n in 0..<100_000 where !server.send(text: Self.tick(n), within: 3) { return n }
+                return 100_000
+            }
+            try #require(stalledAt < 100_000, "the client stopped reading")
+            rig.client.bird.disconnect()
+            await eventually("disconnected while the handler is still blocked") {
+                rig.client.bird.connectionState == .disconnected
+            }
+            let ended = await Self.off { server.closeFrameThenEOF(within: 30) }
+            #expect(ended, "the client sent its close frame and then closed TCP")
+            #expect(rig.received.snapshot.count == 1, "the handler was blocked throughout")
         }
     }
 }

@@ -83,6 +83,21 @@ final class FloodServer: @unchecked Sendable {
         }
     }
 
+    /// Whether a close frame arrives and then end of stream, within `seconds`.
+    func closeFrameThenEOF(within seconds: Double) -> Bool {
+        var sawClose = false
+        while true {
+            while let frame = try? parser.next() {
+                if frame.opcode == .close { sawClose = true }
+            }
+            guard wait(fd, events: Int16(POLLIN), seconds: seconds) else { return false }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { return sawClose }
+            parser.append(buffer[0..<n])
+        }
+    }
+
     /// Sends one text message; false when the socket took nothing for `seconds` (the peer does
     /// not read and the kernel's buffers are full): the rest is kept for ``flush(within:)``.
     func send(text: String, within seconds: Double) -> Bool {
