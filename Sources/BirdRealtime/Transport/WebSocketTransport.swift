@@ -16,7 +16,8 @@ public final class WebSocketTransport: Transport, @unchecked Sendable {
     private let client: WebSocketClient
     /// What was read and not yet consumed (internal for tests).
     let credit: InboundCredit
-    private let fence = Locked<(@Sendable (@escaping @Sendable () -> Void) -> Void)?>(nil)
+    /// Where each batch's credit goes back (internal for tests).
+    let fence = DeliveryFence()
 
     /// Creates a transport for `configuration` reporting each socket read's events on `queue`,
     /// together, to `onEvents`.
@@ -35,11 +36,7 @@ public final class WebSocketTransport: Transport, @unchecked Sendable {
             configuration: wsConfiguration, queue: queue, credit: credit,
             onEvents: { events, cost in
                 onEvents(events.map(Self.translate))
-                if let fence = fence.withLock({ $0 }) {
-                    fence { credit.give(cost) }
-                } else {
-                    credit.give(cost)
-                }
+                fence.release(cost, to: credit)
             })
     }
 
@@ -68,7 +65,7 @@ public final class WebSocketTransport: Transport, @unchecked Sendable {
     var isHoldingBack: Bool { credit.outstandingCost > credit.lowWater }
 
     func setDeliveryFence(_ fence: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
-        self.fence.withLock { $0 = fence }
+        self.fence.set(fence)
     }
 
     static func translate(_ event: WebSocketEvent) -> TransportEvent {
