@@ -44,8 +44,9 @@ struct FlowControlLivenessTests {
     final class Rig: @unchecked Sendable {
         let clock = ManualClock()
         let scripted = ScriptedTransport()
-        private let made = NSLock()
-        private var transports: [HoldingTransport] = []
+        /// The transports made, recorded by the factory itself: the client may make its first
+        /// before `init` returns, so nothing here may wait for `self`.
+        private let made = Made()
         let bird: BirdRealtime
 
         init() {
@@ -55,7 +56,7 @@ struct FlowControlLivenessTests {
                 appKey: "k", host: "127.0.0.1", allowInsecure: true,
                 deliveryQueue: DispatchQueue(label: "test.delivery"))
             options.random = SeededRandom.constant(1)
-            let box = Box()
+            let made = self.made
             bird = BirdRealtime(
                 options: options,
                 environment: RealtimeEnvironment(
@@ -63,23 +64,12 @@ struct FlowControlLivenessTests {
                     makeTransport: { configuration, queue, onEvents in
                         let transport = HoldingTransport(
                             base(configuration, queue, onEvents) as! ScriptedConnection)  // our own factory's type
-                        box.rig?.append(transport)
+                        made.append(transport)
                         return transport
                     }, http: environment.http))
-            box.rig = self
         }
 
-        fileprivate func append(_ transport: HoldingTransport) {
-            made.lock()
-            transports.append(transport)
-            made.unlock()
-        }
-
-        fileprivate var last: HoldingTransport? {
-            made.lock()
-            defer { made.unlock() }
-            return transports.last
-        }
+        fileprivate var last: HoldingTransport? { made.last }
 
         func advance(_ duration: Duration) async {
             await bird.settle()
@@ -87,7 +77,22 @@ struct FlowControlLivenessTests {
             await bird.settle()
         }
 
-        final class Box: @unchecked Sendable { weak var rig: Rig? }
+        fileprivate final class Made: @unchecked Sendable {
+            private let lock = NSLock()
+            private var transports: [HoldingTransport] = []
+
+            func append(_ transport: HoldingTransport) {
+                lock.lock()
+                transports.append(transport)
+                lock.unlock()
+            }
+
+            var last: HoldingTransport? {
+                lock.lock()
+                defer { lock.unlock() }
+                return transports.last
+            }
+        }
     }
 
     @Test(
