@@ -173,16 +173,23 @@ final class ClientCore: @unchecked Sendable {
                 snapshot.withLock { $0.nextAttemptAt = nil }
             case .scheduleActivityCheck(let after):
                 arm(.activity, after: after) { core in
+                    _ = core.heardWhileHeldBack()
                     core.perform(core.machine.activityCheckFired(now: core.environment.clock.uptime))
                 }
             case .sendPing(let pongTimeout):
                 log(.debug, "no activity for \(machine.liveness.activityTimeout); sending ping")
                 sendProtocolPing()
-                arm(.pong, after: pongTimeout) { core in core.perform(core.machine.pongTimerFired()) }
+                arm(.pong, after: pongTimeout) { core in
+                    if core.heardWhileHeldBack() { return }
+                    core.perform(core.machine.pongTimerFired())
+                }
             case .pingNow(let pongTimeout, let reason):
                 log(.info, "\(reason); sending ping now")
                 sendProtocolPing()
-                arm(.pong, after: pongTimeout) { core in core.perform(core.machine.pongTimerFired()) }
+                arm(.pong, after: pongTimeout) { core in
+                    if core.heardWhileHeldBack() { return }
+                    core.perform(core.machine.pongTimerFired())
+                }
             case .cancelLiveness:
                 cancelTimer(.activity)
                 cancelTimer(.pong)
@@ -229,6 +236,16 @@ final class ClientCore: @unchecked Sendable {
     }
 
     // MARK: - Timers
+
+    /// Liveness under flow control: while the transport holds back reads because deliveries are
+    /// behind, the server's latest messages (a pong among them) may wait unread behind data this
+    /// client has not consumed yet, so that backlog counts as activity now — a slow handler must
+    /// not make a live connection look dead. Returns whether it did.
+    func heardWhileHeldBack() -> Bool {
+        guard let flow = transport as? any InboundFlowControl, flow.isHoldingBack else { return false }
+        perform(machine.inbound(now: environment.clock.uptime))
+        return true
+    }
 
     /// Arms the timer `kind` (replacing a previous one); `fire` runs on the queue unless cancelled.
     func arm(_ kind: TimerKind, after delay: Duration, _ fire: @escaping @Sendable (ClientCore) -> Void) {
@@ -277,6 +294,8 @@ final class ClientCore: @unchecked Sendable {
         let transport = environment.makeTransport(configuration, queue) { [weak self] events in
             self?.handleTransportBatch(events, generation: generation)
         }
+        // Flow control: a batch's read credit comes back once its deliveries have run.
+        (transport as? any InboundFlowControl)?.setDeliveryFence { [deliverer] release in deliverer.enqueue(release) }
         self.transport = transport
         liveTransport.withLock { $0 = transport }
         transport.connect()

@@ -19,7 +19,9 @@ final class Locked<Value>: @unchecked Sendable {
         storage.deallocate()
     }
 
-    /// Runs `body` with exclusive access to the value.
+    /// Runs `body` with exclusive access to the value. Read a closure value with ``snapshot``,
+    /// not `withLock { $0 }`: at a call site where the closure's type is concrete, the `inout`
+    /// reabstraction stores it back wrapped in two more thunks on every call (``DeliveryFence``).
     @inline(__always)
     func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()

@@ -3,8 +3,21 @@ import WebSocket
 
 /// The real transport: the WebSocket module's RFC 6455 client (TLS with verification via
 /// OpenSSL, optional extra CA file). Events arrive in order on the client's private queue.
+///
+/// Reading is flow-controlled: once what was read but not yet consumed reaches
+/// ``inboundHighWater`` (a batch counts as consumed when `onEvents` returns, or, inside the
+/// client, when the deliveries it caused have run) the socket is not read until the backlog
+/// falls to half of it, so TCP pushes back to the server instead of memory growing.
 public final class WebSocketTransport: Transport, @unchecked Sendable {
+    /// The most received bytes (plus 256 per message) waiting for handlers before the socket
+    /// stops being read: 8 MiB.
+    static let inboundHighWater = InboundCredit.defaultHighWater
+
     private let client: WebSocketClient
+    /// What was read and not yet consumed (internal for tests).
+    let credit: InboundCredit
+    /// Where each batch's credit goes back (internal for tests).
+    let fence = DeliveryFence()
 
     /// Creates a transport for `configuration` reporting each socket read's events on `queue`,
     /// together, to `onEvents`.
@@ -16,10 +29,14 @@ public final class WebSocketTransport: Transport, @unchecked Sendable {
             url: configuration.url, headers: configuration.headers,
             connectTimeout: configuration.connectTimeout,
             caFile: configuration.caFile)
+        let credit = InboundCredit(highWater: Self.inboundHighWater)
+        self.credit = credit
+        let fence = self.fence
         client = WebSocketClient(
-            configuration: wsConfiguration, queue: queue,
-            onEvents: { events in
+            configuration: wsConfiguration, queue: queue, credit: credit,
+            onEvents: { events, cost in
                 onEvents(events.map(Self.translate))
+                fence.release(cost, to: credit)
             })
     }
 
@@ -42,6 +59,13 @@ public final class WebSocketTransport: Transport, @unchecked Sendable {
 
     public func abort() {
         client.abort()
+    }
+
+    /// Whether deliveries are behind what was read (see ``InboundFlowControl``).
+    var isHoldingBack: Bool { credit.outstandingCost > credit.lowWater }
+
+    func setDeliveryFence(_ fence: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        self.fence.set(fence)
     }
 
     static func translate(_ event: WebSocketEvent) -> TransportEvent {
@@ -80,3 +104,5 @@ public final class WebSocketTransport: Transport, @unchecked Sendable {
         return AuthHTTPResponse(status: response.status, body: response.body)
     }
 }
+
+extension WebSocketTransport: InboundFlowControl {}

@@ -45,6 +45,9 @@ public final class WebSocketClient: @unchecked Sendable {
     public let configuration: Configuration
     private let queue: DispatchQueue
     private let onEvents: @Sendable ([WebSocketEvent]) -> Void
+    /// Flow control: with a credit, batches carry their cost to ``onCostedEvents``.
+    private let credit: InboundCredit?
+    private let onCostedEvents: (@Sendable ([WebSocketEvent], Int) -> Void)?
     private let loop = EventLoop.shared
     private let lock = NSLock()
     private var state: State = .idle
@@ -58,6 +61,8 @@ public final class WebSocketClient: @unchecked Sendable {
         self.onEvents = { events in
             for event in events { onEvent(event) }
         }
+        self.credit = nil
+        self.onCostedEvents = nil
     }
 
     /// Creates a client that reports events in batches: each call of `onEvents` carries, in
@@ -69,6 +74,23 @@ public final class WebSocketClient: @unchecked Sendable {
         self.configuration = configuration
         self.queue = queue
         self.onEvents = onEvents
+        self.credit = nil
+        self.onCostedEvents = nil
+    }
+
+    /// Creates a client with flow control: each batch comes with its cost, taken from `credit`,
+    /// which `onEvents` (or whoever it hands the events to) must give back with
+    /// ``InboundCredit/give(_:)`` once done with them. While the outstanding cost is at the
+    /// credit's high-water mark the client does not read its socket.
+    package init(
+        configuration: Configuration, queue: DispatchQueue, credit: InboundCredit,
+        onEvents: @escaping @Sendable ([WebSocketEvent], _ cost: Int) -> Void
+    ) {
+        self.configuration = configuration
+        self.queue = queue
+        self.onEvents = { events in onEvents(events, 0) }
+        self.credit = credit
+        self.onCostedEvents = onEvents
     }
 
     /// Starts connecting; `.opened` or `.closed` follows. Calling it again has no effect.
@@ -106,7 +128,8 @@ public final class WebSocketClient: @unchecked Sendable {
     }
 
     private func makeSink() -> EventSink {
-        EventSink(queue: queue, deliver: onEvents)
+        if let credit, let onCostedEvents { return EventSink(queue: queue, credit: credit, deliver: onCostedEvents) }
+        return EventSink(queue: queue, deliver: onEvents)
     }
 
     private func currentSession() throws(WebSocketError) -> WebSocketSession {

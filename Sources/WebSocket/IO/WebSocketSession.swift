@@ -24,6 +24,9 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
     private var state: State = .open
     private var closeTimer: EventLoop.Timer?
     private var paused = false
+    /// Reading stopped because the consumer is behind (the sink's credit is at its high-water
+    /// mark); it resumes when the credit falls to its low-water mark.
+    private var heldBack = false
     private var started = false
 
     // Shared send state (lock).
@@ -48,6 +51,13 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
         self.sink = sink
         parser = FrameParser(role: isClient ? .client : .server, maxFrameSize: maxMessageSize)
         assembler = MessageAssembler(maxMessageSize: maxMessageSize)
+        if let credit = sink.credit {
+            sink.overHigh = { [weak self] in self?.holdBack() }
+            credit.onLow { [weak self] in
+                guard let self else { return }
+                self.loop.execute { [weak self] in self?.resumeIfConsumed() }
+            }
+        }
     }
 
     // MARK: Loop-thread entry points
@@ -84,6 +94,20 @@ final class WebSocketSession: ChannelDelegate, @unchecked Sendable {
     func pauseReading() {
         paused = true
         channel.setReading(false)
+    }
+
+    /// Stops reading until the consumer catches up (loop thread).
+    private func holdBack() {
+        guard state != .closed, !heldBack else { return }
+        heldBack = true
+        channel.setReading(false)
+    }
+
+    /// Reads again once the consumer has brought the credit down to its low-water mark (loop thread).
+    private func resumeIfConsumed() {
+        guard heldBack, state != .closed, sink.credit?.isLow ?? true else { return }
+        heldBack = false
+        if !paused { channel.setReading(true) }
     }
 
     /// Drops TCP without a close frame.
