@@ -217,7 +217,7 @@ public final class ScriptedHTTP: @unchecked Sendable {
     public var performer: AuthHTTPPerformer {
         { [self] request in
             requestsLock.withLock { $0.append(request) }
-            let respond = responder.withLock { $0 }
+            let respond = responder.snapshot
             return try await respond(request)
         }
     }

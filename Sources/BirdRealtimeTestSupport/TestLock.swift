@@ -14,4 +14,9 @@ final class TestLock<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+
+    /// A copy of the value. Read closures with this, not `withLock { $0 }`: at a call site where
+    /// the closure's type is concrete, the `inout` reabstraction stores it back wrapped in two
+    /// more thunks on every call.
+    var snapshot: Value { withLock { $0 } }
 }
