@@ -38,7 +38,8 @@
         func host() throws {
             var tracker = NetworkPathTracker(portId: Recordings.host.portId)
             _ = tracker.start()
-            _ = try feed(&tracker, Recordings.host.linksDump + Recordings.host.addressesDump + Recordings.host.routesDump)
+            _ = try feed(
+                &tracker, Recordings.host.linksDump + Recordings.host.addressesDump + Recordings.host.routesDump)
             let path = tracker.path
             #expect(tracker.isSynchronized && path.isKnown && path.isUsable && !path.isLoopbackOnly)
             #expect(path.description == "default via eth0 (IPv4, IPv6)")

@@ -4,10 +4,10 @@ import WebSocket
 /// The real transport: the WebSocket module's RFC 6455 client (TLS with verification via
 /// OpenSSL, optional extra CA file). Events arrive in order on the client's private queue.
 ///
-/// Reading is flow-controlled: once what was read but not yet consumed reaches
-/// ``inboundHighWater`` (a batch counts as consumed when `onEvents` returns, or, inside the
+/// Reading is flow-controlled: once what was read but not yet consumed reaches 8 MiB (received
+/// bytes plus 256 per message; a batch counts as consumed when `onEvents` returns, or, inside the
 /// client, when the deliveries it caused have run) the socket is not read until the backlog
-/// falls to half of it, so TCP pushes back to the server instead of memory growing.
+/// falls to half of that, so TCP pushes back to the server instead of memory growing.
 public final class WebSocketTransport: Transport, @unchecked Sendable {
     /// The most received bytes (plus 256 per message) waiting for handlers before the socket
     /// stops being read: 8 MiB.
