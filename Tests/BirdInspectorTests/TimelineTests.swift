@@ -307,7 +307,7 @@ struct TimelineViewTests {
         for (y, (got, expected)) in zip(rows, want).enumerated() { #expect(got == expected, "row \(y)") }
         let footer = grid.lines[23]
         #expect(
-            footer.hasPrefix("← earlier → later + zoom in - zoom out [ prev mark ] next Enter log Esc close"),
+            footer.hasPrefix("← earlier → later + zoom in - zoom out [ prev ] next Enter log Esc close ? more"),
             "\(footer)")
     }
 

@@ -235,6 +235,7 @@ public enum KeyBindings {
             footer: true,
             unavailable: { m in Inspector.ciphertextProblem(m) }),
         .init(.detail, [.char("y")], .copy, "copy", "Copy the entry's JSON line to the clipboard (OSC 52)"),
+        .init(.detail, [.char("?")], .help, "help", "Show all keys; closing the help comes back here", footer: true),
 
         // Help overlay.
         .init(.help, [.escape, .char("?"), .char("q")], .close, "close", "Close the help", footer: true),
@@ -251,6 +252,7 @@ public enum KeyBindings {
             footer: true),
         .init(
             .closeMenu, [.escape, .char("q")], .cancel, "cancel", "Close the menu without doing anything", footer: true),
+        .init(.closeMenu, [.char("?")], .help, "help", "Show all keys; closing the help comes back here", footer: true),
 
         // Timeline view.
         .init(.timeline, [.left], .left, "earlier", "Move the cursor one column earlier", footer: true),
@@ -281,6 +283,7 @@ public enum KeyBindings {
             short: "log",
             footer: true),
         .init(.timeline, [.escape, .char("T"), .char("q")], .close, "close", "Close the timeline", footer: true),
+        .init(.timeline, [.char("?")], .help, "help", "Show all keys; closing the help comes back here", footer: true),
 
         // Prompts (printable characters are typed into the prompt).
         .init(.prompt, [.enter], .submit, "submit", "Submit (input is validated; a refusal says why)", footer: true),

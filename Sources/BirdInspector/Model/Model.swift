@@ -284,6 +284,9 @@ public struct Model: Sendable {
     public var focus: Pane = .events
     /// Mode.
     public var mode: Mode = .normal
+    /// The screen the help overlay was opened from (detail, close menu, timeline), which closing
+    /// it returns to; nil for the main screen.
+    public var helpReturn: Mode?
     /// Footer status message.
     public var flash: Flash?
     /// Whether the detail view shows a decrypted event's ciphertext as received (`c`) instead of

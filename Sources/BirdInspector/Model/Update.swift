@@ -57,7 +57,9 @@ public enum Inspector {
             guard let b = KeyBindings.binding(for: key, in: .help) else { return [] }
             let page = max(1, model.size.height - 6)
             switch b.action {
-            case .close: model.mode = .normal
+            case .close:
+                model.mode = model.helpReturn ?? .normal
+                model.helpReturn = nil
             case .up: model.mode = .help(scroll: max(0, scroll - 1))
             case .down: model.mode = .help(scroll: min(Int.max / 2, scroll + 1))
             case .pageUp: model.mode = .help(scroll: max(0, scroll - page))
@@ -87,6 +89,7 @@ public enum Inspector {
             case .copy:
                 if let entry = model.log.entry(seq: seq) { return copy(entry, &model) }
                 refuse("copy: the entry has left the log", &model)
+            case .help: openHelp(&model)
             default: break
             }
             return []
@@ -107,6 +110,7 @@ public enum Inspector {
                 let reason = CloseCodeText.defaultReason(code)
                 say("asked the sandbox to close \(id) with \(code)", &model)
                 return [.closeConnection(connectionId: id, code: code, reason: reason)]
+            case .help: openHelp(&model)
             default: break
             }
             return []
@@ -114,6 +118,13 @@ public enum Inspector {
             timelineKey(key, window, &model)
             return []
         }
+    }
+
+    /// Opens the help overlay over the current screen; closing it comes back there.
+    static func openHelp(_ model: inout Model) {
+        if case .help = model.mode { return }
+        model.helpReturn = model.mode == .normal ? nil : model.mode
+        model.mode = .help(scroll: 0)
     }
 
     static func mainKey(_ key: Key, _ model: inout Model) -> [Command] {
@@ -162,7 +173,7 @@ public enum Inspector {
             let step = binding.action == .nextPane ? 1 : panes.count - 1
             model.focus = panes[(i + step) % panes.count]
         case .commandLine: model.mode = .prompt(Prompt(purpose: .command, text: ""))
-        case .help: model.mode = .help(scroll: 0)
+        case .help: openHelp(&model)
         case .timeline:
             // Opened zoomed so the whole history shows.
             let history = model.timeline.origin.map { model.now.timeIntervalSince($0) } ?? 0
@@ -288,7 +299,7 @@ public enum Inspector {
                 if model.commandHistory.count > 100 { model.commandHistory.removeFirst() }
             }
             if let word = text.split(separator: " ").first, case .success("help") = CommandText.resolve(String(word)) {
-                model.mode = .help(scroll: 0)
+                openHelp(&model)
                 return []
             }
             if let word = text.split(separator: " ").first, case .success(let verb) = CommandText.resolve(String(word)),

@@ -14,6 +14,9 @@ extension Inspector {
         case .close:
             model.mode = .normal
             return
+        case .help:
+            openHelp(&model)
+            return
         case .left: window.move(-1, columns: columns, now: now, origin: origin)
         case .right: window.move(1, columns: columns, now: now, origin: origin)
         case .pageUp: window.move(-max(1, columns - 1), columns: columns, now: now, origin: origin)
