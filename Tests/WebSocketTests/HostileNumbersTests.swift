@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import WebSocket
 
@@ -108,20 +109,9 @@ final class OneResponseServer: @unchecked Sendable {
     private let listener: Int32
 
     init(_ response: String) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let fd = listener
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                try #require(bind(fd, $0, length) == 0)
-                try #require(listen(fd, 4) == 0)
-                try #require(getsockname(fd, $0, &length) == 0)
-            }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try #require(listenOnLoopback(backlog: 4))
+        listener = fd
+        self.port = port
         DispatchQueue.global().async {
             let connection = accept(fd, nil, nil)
             guard connection >= 0 else { return }

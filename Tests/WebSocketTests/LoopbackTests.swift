@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebSocket
 
 /// Our client against our server over real loopback sockets.
@@ -281,20 +282,8 @@ struct LoopbackTests {
     @Test func closeWhileConnectingOrBeforeConnect() async throws {
         let recorder = EventRecorder()
         // A listener that never accepts: TCP completes in the backlog, the handshake never does.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try #require(listenOnLoopback(backlog: 8))
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { ptr in
-            try ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                try #require(bind(fd, $0, length) == 0)
-                try #require(listen(fd, 8) == 0)
-                try #require(getsockname(fd, $0, &length) == 0)
-            }
-        }
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let client = WebSocketClient(
             configuration: .init(url: URL(string: "ws://127.0.0.1:\(port)/")!, connectTimeout: .seconds(30)),
             queue: recorder.queue, onEvent: recorder.handler)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import WebSocket
 
 #if canImport(Glibc)
@@ -17,26 +18,9 @@ final class FloodServer: @unchecked Sendable {
     let port: Int
 
     init() throws {
-        let listenFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard let (listenFD, port) = listenOnLoopback(backlog: 4) else { throw WebSocketError.network("listen") }
         self.listenFD = listenFD
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listenFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard listenFD >= 0, bound == 0, listen(listenFD, 4) == 0 else {
-            port = 0
-            throw WebSocketError.network("listen")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listenFD, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
     }
 
     deinit {
