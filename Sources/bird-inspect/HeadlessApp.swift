@@ -81,20 +81,7 @@ func runHeadless(options: InspectorOptions) -> Int32 {
     func finish() {
         let deadline = clock.now + .seconds(2)
         while drain() > 0 && clock.now < deadline {}
-        let left = inbox.drain(limit: Int.max)
-        if !left.isEmpty {
-            var events = 0, wire = 0
-            for item in left {
-                switch item.payload {
-                case .message(.client(.dropped(let count, let w, _), _)):
-                    events += count
-                    wire += w
-                case .recorded(.wire, _): wire += 1
-                default: events += 1
-                }
-            }
-            emitOwn(.dropped(count: events, wire: wire, since: Date()))
-        }
+        if let dropped = inbox.drainAsDropped() { emitOwn(dropped) }
         flushOut()
         session.shutdown()
         recorder?.finish()

@@ -92,4 +92,25 @@ final class MessageInbox: Sendable {
 
     /// Items waiting.
     var count: Int { queue.withLock { $0.count } }
+
+    /// Takes everything still waiting and sums it up as one `dropped` event, nil when nothing
+    /// waits: what a session ending past its deadline could not print or record. Recording-only
+    /// items count as `wire` lines, other messages as events, and a `dropped` message adds its own
+    /// counts.
+    func drainAsDropped(since: Date = Date()) -> ClientEvent? {
+        let left = drain(limit: Int.max)
+        guard !left.isEmpty else { return nil }
+        var events = 0
+        var wire = 0
+        for item in left {
+            switch item.payload {
+            case .message(.client(.dropped(let count, let droppedWire, _), _)):
+                events += count
+                wire += droppedWire
+            case .recorded: wire += 1
+            case .message: events += 1
+            }
+        }
+        return .dropped(count: events, wire: wire, since: since)
+    }
 }

@@ -128,17 +128,9 @@ func runReplayTerminal(options: InspectorOptions) -> Int32 {
         }
         // Playback time moves on every turn (≤ 10 ms steps), so entries land close to their offsets.
         messages.append(.tick(now: Date()))
-        // An export's answer is appended and handled in the same turn.
-        var next = 0
-        while next < messages.count {
-            let message = messages[next]
-            next += 1
-            for command in Inspector.update(&model, message) {
-                if command == .quit { return 0 }
-                // Export and copy work on a replay too; nothing else leaves the core.
-                if ShareEffects.handles(command), let answer = share.perform(command) { messages.append(answer) }
-            }
-        }
+        // Export and copy work on a replay too (an export's answer is handled in the same turn);
+        // nothing else leaves the core.
+        guard share.update(&model, with: messages, others: { _ in }) else { return 0 }
         // Entries due beyond the loaded window play in the same turn (for at most 20 ms).
         let budget = Date().addingTimeInterval(0.02)
         while model.playback?.starved == true, Date() < budget {

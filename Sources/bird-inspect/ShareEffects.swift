@@ -20,6 +20,27 @@ struct ShareEffects {
         }
     }
 
+    /// Runs `messages` through `update` in order: export and copy are performed here (an export's
+    /// answer is appended and handled in the same call), every other command goes to `others`.
+    /// False as soon as a command asks to quit.
+    func update(_ model: inout Model, with messages: [Message], others: (Command) -> Void) -> Bool {
+        var messages = messages
+        var next = 0
+        while next < messages.count {
+            let message = messages[next]
+            next += 1
+            for command in Inspector.update(&model, message) {
+                if command == .quit { return false }
+                if Self.handles(command) {
+                    if let answer = perform(command) { messages.append(answer) }
+                } else {
+                    others(command)
+                }
+            }
+        }
+        return true
+    }
+
     /// Performs `command`; an export's outcome comes back as the message for `update`.
     func perform(_ command: Command) -> Message? {
         switch command {

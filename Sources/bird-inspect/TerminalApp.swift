@@ -80,20 +80,8 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         // the disconnect the exit causes is not.
         let deadline = Date().addingTimeInterval(2)
         while inbox.count > 0 && Date() < deadline { _ = drain(limit: 5000) }
-        let left = inbox.drain(limit: Int.max)
-        if let recorder, !left.isEmpty {
-            var events = 0, wire = 0
-            for item in left {
-                switch item.payload {
-                case .message(.client(.dropped(let count, let w, _), _)):
-                    events += count
-                    wire += w
-                case .recorded: wire += 1
-                case .message: events += 1
-                }
-            }
-            recorder.record(
-                .client(.dropped(count: events, wire: wire, since: Date())), at: Date(), instant: ContinuousClock.now)
+        if let recorder, let dropped = inbox.drainAsDropped() {
+            recorder.record(.client(dropped), at: Date(), instant: ContinuousClock.now)
             recorder.flush()
         }
         session.shutdown()
@@ -107,21 +95,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
     /// Runs `messages` through `update` and performs their commands (an export's answer is
     /// appended and handled in the same call); false once one of them asks to quit.
     func handle(_ messages: [Message]) -> Bool {
-        var messages = messages
-        var next = 0
-        while next < messages.count {
-            let message = messages[next]
-            next += 1
-            for command in Inspector.update(&model, message) {
-                if command == .quit { return false }
-                if ShareEffects.handles(command) {
-                    if let answer = share.perform(command) { messages.append(answer) }
-                } else {
-                    session.perform(command)
-                }
-            }
-        }
-        return true
+        share.update(&model, with: messages) { session.perform($0) }
     }
     /// Builds the view and copies it onto the screen.
     func drawFrame(_ turn: inout LoopTurn) {

@@ -162,6 +162,21 @@ struct ChannelTests {
         #expect(errors.get.count == 1)
     }
 
+    @Test("unsubscribe after a subscribe timeout still sends unsubscribe: the edge may have subscribed late")
+    func unsubscribeAfterTimeout() async throws {
+        let h = Harness()
+        let channel = h.bird.subscribe("slow")
+        let errors = TestBox(0)
+        channel.bind(BirdProtocol.Event.subscriptionError) { _ in errors.mutate { $0 += 1 } }
+        let socket = try await h.connect(activityTimeout: 600)
+        await h.advance(.seconds(10))
+        #expect(errors.get == 1)
+        h.bird.unsubscribe("slow")
+        await h.settle()
+        let unsubscribe = try #require(socket.sent(event: "bird:unsubscribe").first)
+        #expect(unsubscribe.data?.value["channel"]?.stringValue == "slow")
+    }
+
     @Test("events(named:) streams payloads")
     func eventStream() async throws {
         let h = Harness()

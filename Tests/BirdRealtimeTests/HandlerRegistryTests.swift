@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import BirdRealtime
 
@@ -7,26 +8,8 @@ import Testing
 /// hashing them): every bind and unbind must be seen by the very next delivery.
 @Suite("Handler registry: the remembered lookup follows binds and unbinds")
 struct HandlerRegistryTests {
-    /// Calls collected by handler label, in order.
-    final class Calls: @unchecked Sendable {
-        private let lock = NSLock()
-        private var labels: [String] = []
-
-        func record(_ label: String) {
-            lock.lock()
-            labels.append(label)
-            lock.unlock()
-        }
-
-        /// The labels recorded since the last take, in order.
-        func take() -> [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            let taken = labels
-            labels = []
-            return taken
-        }
-    }
+    /// Calls collected by handler label, in order (``LockedList/take()``: since the last take).
+    typealias Calls = LockedList<String>
 
     static func event(_ name: String) -> ChannelEvent {
         ChannelEvent(channel: "c", name: name, data: nil)
@@ -38,16 +21,16 @@ struct HandlerRegistryTests {
         let calls = Calls()
         #expect(!registry.hasHandlers(for: "tick"))
 
-        let a = registry.add(event: "tick") { _ in calls.record("a") }
+        let a = registry.add(event: "tick") { _ in calls.append("a") }
         #expect(registry.hasHandlers(for: "tick"))
         registry.deliver(Self.event("tick"))
         #expect(calls.take() == ["a"])
 
-        _ = registry.add(event: "tick") { _ in calls.record("b") }
+        _ = registry.add(event: "tick") { _ in calls.append("b") }
         registry.deliver(Self.event("tick"))
         #expect(calls.take() == ["a", "b"])
 
-        _ = registry.add(event: nil) { _ in calls.record("all") }
+        _ = registry.add(event: nil) { _ in calls.append("all") }
         registry.deliver(Self.event("tick"))
         #expect(calls.take() == ["a", "b", "all"])
         registry.deliver(Self.event("other"))
@@ -69,10 +52,10 @@ struct HandlerRegistryTests {
     func emptyThenBound() {
         let registry = HandlerRegistry()
         let calls = Calls()
-        _ = registry.add(event: "other") { _ in calls.record("other") }
+        _ = registry.add(event: "other") { _ in calls.append("other") }
         #expect(!registry.hasHandlers(for: "tick"))
         #expect(!registry.hasHandlers(for: "tick"))
-        _ = registry.add(event: "tick") { _ in calls.record("tick") }
+        _ = registry.add(event: "tick") { _ in calls.append("tick") }
         #expect(registry.hasHandlers(for: "tick"))
         registry.deliver(Self.event("tick"))
         #expect(calls.take() == ["tick"])

@@ -2,6 +2,7 @@ import BirdRealtime
 import BirdRealtimeTestSupport
 import Foundation
 import Testing
+import TestSupport
 
 /// Observers registered at any time see the current connection from its `connecting` on
 /// (docs/LIFECYCLE.md, docs/THREADING.md): a recorder attached after the handshake still records
@@ -10,35 +11,7 @@ import Testing
 @Suite("Late observers see the current connection from its start")
 struct LateObserverTests {
     /// What a late recorder saw, as short tags: `state:connecting`, `in:<event>`, `out:<event>`.
-    final class Log: @unchecked Sendable {
-        private let lock = NSLock()
-        private var items: [String] = []
-
-        func append(_ item: String) {
-            lock.lock()
-            items.append(item)
-            lock.unlock()
-        }
-
-        var all: [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return items
-        }
-
-        /// Records wire messages (by event name) and state changes into this log.
-        func attach(to bird: BirdRealtime, wire: Bool = true, states: Bool = true) {
-            if wire {
-                bird.onWireMessage { direction, text in
-                    let event = (try? WireMessage.decode(text))?.event ?? "?"
-                    self.append("\(direction == .inbound ? "in" : "out"):\(event)")
-                }
-            }
-            if states {
-                bird.onStateChange { change in self.append("state:\(change.current)") }
-            }
-        }
-    }
+    typealias Log = LockedList<String>
 
     @Test("a wire tap registered after the handshake still sees the handshake")
     func tapAfterHandshake() async throws {
@@ -148,5 +121,20 @@ struct LateObserverTests {
         await h.settle()
         #expect(log.all.count == 1_001)
         #expect(log.all.last == "in:late")
+    }
+}
+
+extension LockedList<String> {
+    /// Records wire messages (by event name) and state changes into this log.
+    fileprivate func attach(to bird: BirdRealtime, wire: Bool = true, states: Bool = true) {
+        if wire {
+            bird.onWireMessage { direction, text in
+                let event = (try? WireMessage.decode(text))?.event ?? "?"
+                self.append("\(direction == .inbound ? "in" : "out"):\(event)")
+            }
+        }
+        if states {
+            bird.onStateChange { change in self.append("state:\(change.current)") }
+        }
     }
 }

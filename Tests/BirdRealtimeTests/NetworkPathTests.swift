@@ -1,6 +1,7 @@
 import BirdRealtimeTestSupport
 import Foundation
 import Testing
+import TestSupport
 @testable import BirdRealtime
 
 @Suite("NetworkPath values, address text and the debouncer")
@@ -90,7 +91,7 @@ struct NetworkPathTests {
     func manualMonitor() throws {
         let monitor = ManualNetworkPathMonitor()
         let queue = DispatchQueue(label: "manual-monitor-test")
-        let seen = Seen()
+        let seen = LockedList<NetworkPath>()
         monitor.loseNetwork()  // not started: only `current` changes
         #expect(!monitor.current.isUsable)
         try monitor.start(queue: queue) { path in
@@ -101,33 +102,15 @@ struct NetworkPathTests {
         monitor.restoreNetwork()
         monitor.update(monitor.current)  // unchanged: not delivered
         monitor.changePath()
-        #expect(seen.paths.map(\.isUsable) == [true, true])
-        #expect(seen.paths[0].generation != seen.paths[1].generation)
+        #expect(seen.all.map(\.isUsable) == [true, true])
+        #expect(seen.all[0].generation != seen.all[1].generation)
         monitor.stop()
         monitor.loseNetwork()
-        #expect(seen.paths.count == 2)
+        #expect(seen.all.count == 2)
         #expect(monitor.startCount == 1 && monitor.stopCount == 1 && !monitor.isStarted)
         monitor.failStart(with: NetworkMonitorError(kind: .system, message: "socket: EPERM"))
         #expect(throws: NetworkMonitorError(kind: .system, message: "socket: EPERM")) {
             try monitor.start(queue: queue) { _ in }
         }
-    }
-}
-
-/// Paths collected by a handler on another queue.
-final class Seen: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [NetworkPath] = []
-
-    func append(_ path: NetworkPath) {
-        lock.lock()
-        stored.append(path)
-        lock.unlock()
-    }
-
-    var paths: [NetworkPath] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
     }
 }

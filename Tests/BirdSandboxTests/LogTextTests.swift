@@ -1,6 +1,7 @@
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 @testable import BirdSandbox
 
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func theSandboxLogEscapesWhatAClientSent() throws {
-        let lines = LogLines()
+        let lines = LockedList<String>()
         var configuration = SandboxConfiguration(clientEvents: true)
         configuration.log = { lines.append($0) }
         // The sandbox's own edge, with the log sink Sandbox gives it (not started: no sockets).
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func theSandboxLogGoesThroughTheRedactionPolicy() throws {
-        let lines = LogLines()
+        let lines = LockedList<String>()
         var configuration = SandboxConfiguration(clientEvents: true)
         configuration.log = { lines.append($0) }
         let edge = try Sandbox(configuration: configuration).edge
@@ -75,21 +76,5 @@ import Testing
             #expect(!all.contains(secret), "\(secret) in \(all)")
         }
         #expect(all.contains("sandbox-key:<redacted>"))
-    }
-}
-
-/// Log lines collected from any thread.
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) {
-        lock.lock()
-        lines.append(line)
-        lock.unlock()
-    }
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return lines
     }
 }

@@ -1,5 +1,6 @@
 import BirdWire
 import Testing
+import TestSupport
 
 @testable import BirdSandbox
 
@@ -70,7 +71,7 @@ struct ReplayHostileInputTests {
             number: 1, steps: [.expect(ServerReplayExpectation(event: "bird:subscribe"), timeout: 1e300)],
             end: .stayOpen)
         let scheduler = VirtualScheduler()
-        let log = ReplayLogLines()
+        let log = LockedList<String>()
         let player = ServerReplayer(plan: ServerReplayPlan(segments: [segment]), scheduler: scheduler) {
             log.append($0)
         }

@@ -1,6 +1,7 @@
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 import WebSocket
 
 @testable import BirdSandbox
@@ -22,7 +23,7 @@ import WebSocket
         t.inbound(410, t.handshake("333.444"))
         t.state(411, "connecting", "connected", cause: "handshake received")
 
-        let log = ReplayLogLines()
+        let log = LockedList<String>()
         var configuration = SandboxConfiguration(port: 0)
         configuration.replay = try t.plan(grace: 5)
         configuration.replayLog = { log.append($0) }

@@ -1,6 +1,7 @@
 import BirdWire
 import Foundation
 import Synchronization
+import TestSupport
 
 @testable import BirdSandbox
 
@@ -81,23 +82,8 @@ struct RecordingBuilder {
     }
 }
 
-/// Lines logged by a player, under a lock.
-final class ReplayLogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-
-    func append(_ line: String) {
-        lock.lock()
-        list.append(line)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return list
-    }
-
+extension LockedList<String> {
+    /// Whether a line logged so far contains `text`.
     func contains(_ text: String) -> Bool { all.contains { $0.contains(text) } }
 }
 

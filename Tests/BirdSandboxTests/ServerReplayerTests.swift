@@ -1,5 +1,6 @@
 import BirdWire
 import Testing
+import TestSupport
 
 @testable import BirdSandbox
 
@@ -8,7 +9,7 @@ import Testing
 struct ServerReplayerTests {
     private struct Rig {
         let scheduler = VirtualScheduler()
-        let log = ReplayLogLines()
+        let log = LockedList<String>()
         let player: ServerReplayer
 
         init(_ plan: ServerReplayPlan) {

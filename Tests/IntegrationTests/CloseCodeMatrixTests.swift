@@ -198,10 +198,7 @@ extension Integration {
         func tlsFailure() async throws {
             let certificates = try TestCertificates.make(dnsName: "localhost")
             defer { certificates.remove() }
-            let sandbox = try SandboxFixture { c in
-                c.tlsCertificateFile = certificates.certificateFile
-                c.tlsPrivateKeyFile = certificates.keyFile
-            }
+            let sandbox = try SandboxFixture(servingTLS: certificates)
             defer { sandbox.stop() }
             let client = ClientFixture(sandbox: sandbox) { o in
                 o.host = "localhost"

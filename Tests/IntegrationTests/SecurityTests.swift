@@ -69,10 +69,7 @@ extension Integration {
             defer { served.remove() }
             let other = try TestCertificates.make(dnsName: "localhost")
             defer { other.remove() }
-            let sandbox = try SandboxFixture { c in
-                c.tlsCertificateFile = served.certificateFile
-                c.tlsPrivateKeyFile = served.keyFile
-            }
+            let sandbox = try SandboxFixture(servingTLS: served)
             defer { sandbox.stop() }
             let client = ClientFixture(sandbox: sandbox) { o in
                 o.host = "localhost"
@@ -99,10 +96,7 @@ extension Integration {
         func tlsAccepted() async throws {
             let served = try TestCertificates.make(dnsName: "localhost")
             defer { served.remove() }
-            let sandbox = try SandboxFixture { c in
-                c.tlsCertificateFile = served.certificateFile
-                c.tlsPrivateKeyFile = served.keyFile
-            }
+            let sandbox = try SandboxFixture(servingTLS: served)
             defer { sandbox.stop() }
             let client = ClientFixture(sandbox: sandbox) { o in
                 o.host = "localhost"

@@ -64,10 +64,7 @@ import TestSupport
     @Test func certificateReportAndNoSendingAfterAFailedVerification() async throws {
         let certs = try TestCertificates.make()
         defer { certs.remove() }
-        var configuration = WebSocketServer.Configuration()
-        configuration.tlsCertificateFile = certs.certificateFile
-        configuration.tlsPrivateKeyFile = certs.keyFile
-        let server = try EchoServer(configuration: configuration)
+        let server = try EchoServer(servingTLS: certs)
         defer { server.server.stop() }
         let target = try await address(server.port)
 

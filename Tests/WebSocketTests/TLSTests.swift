@@ -51,10 +51,7 @@ struct TLSTests {
     @Test func ourTLSServerWithOurClientAndHTTPClient() async throws {
         let certs = try TestCertificates.make()
         defer { certs.remove() }
-        var configuration = WebSocketServer.Configuration()
-        configuration.tlsCertificateFile = certs.certificateFile
-        configuration.tlsPrivateKeyFile = certs.keyFile
-        let server = try EchoServer(configuration: configuration)
+        let server = try EchoServer(servingTLS: certs)
         defer { server.stop() }
         server.server.onHTTPRequest = { request, respond in
             respond(.json(200, "{\"path\":\"\(request.path)\",\"bytes\":\(request.body.count)}"))
@@ -89,10 +86,7 @@ struct TLSTests {
     @Test func hostnameMismatchIsRejected() async throws {
         let certs = try TestCertificates.make(dnsName: "wrong.example")
         defer { certs.remove() }
-        var configuration = WebSocketServer.Configuration()
-        configuration.tlsCertificateFile = certs.certificateFile
-        configuration.tlsPrivateKeyFile = certs.keyFile
-        let server = try EchoServer(configuration: configuration)
+        let server = try EchoServer(servingTLS: certs)
         defer { server.stop() }
         let recorder = EventRecorder()
         WebSocketClient(

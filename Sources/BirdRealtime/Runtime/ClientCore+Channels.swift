@@ -80,11 +80,9 @@ extension ClientCore {
         let token = record.token
         let channel = record.channel
         guard Limits.isValidChannelName(name) else {
-            record.phase = .idle
-            records[name] = record
-            deliver(
-                registry: channel.registry, channel: name, name: BirdProtocol.Event.subscriptionError,
-                value: [
+            failLocally(
+                name, record, phase: .idle,
+                error: [
                     "type": "InvalidChannelName",
                     "error": .string("channel names are 1–200 characters of A-Z a-z 0-9 _ - = @ , . ;"),
                     "status": 0,
@@ -158,16 +156,29 @@ extension ClientCore {
     }
 
     private func authorizationFailed(_ name: String, _ error: RealtimeAuthError) {
-        guard var record = records[name] else { return }
-        record.phase = .idle
-        records[name] = record
-        log(.warning, "authorization of \(name) failed: \(error.message) (status \(error.status))")
-        deliver(
-            registry: record.channel.registry, channel: name, name: BirdProtocol.Event.subscriptionError,
-            value: [
+        guard let record = records[name] else { return }
+        failLocally(
+            name, record, phase: .idle,
+            warning: "authorization of \(name) failed: \(error.message) (status \(error.status))",
+            error: [
                 "type": "AuthError", "error": .string(error.message), "status": JSONValue(error.status),
                 "endpoint": .string(error.endpoint),
             ])
+    }
+
+    /// A subscription failed on this side (bad name, authorizer, timeout): `record` takes `phase`,
+    /// `warning` is logged, and the channel's handlers get a `subscription_error` carrying `error`.
+    private func failLocally(
+        _ name: String, _ record: SubscriptionRecord, phase: SubscriptionRecord.Phase, warning: String? = nil,
+        error: JSONObject
+    ) {
+        var record = record
+        record.phase = phase
+        records[name] = record
+        if let warning { log(.warning, warning) }
+        deliver(
+            registry: record.channel.registry, channel: name, name: BirdProtocol.Event.subscriptionError,
+            value: .object(error))
     }
 
     func subscribeFrame(_ name: String, auth: String?, memberData: String?) -> String {
@@ -209,13 +220,11 @@ extension ClientCore {
     }
 
     private func subscribeTimedOut(_ name: String, token: Int) {
-        guard !isShutDown, var record = records[name], record.token == token, record.phase == .pending else { return }
-        record.phase = .timedOut
-        records[name] = record
-        log(.warning, "no answer to the subscription of \(name) within \(options.subscribeTimeout)")
-        deliver(
-            registry: record.channel.registry, channel: name, name: BirdProtocol.Event.subscriptionError,
-            value: [
+        guard !isShutDown, let record = records[name], record.token == token, record.phase == .pending else { return }
+        failLocally(
+            name, record, phase: .timedOut,
+            warning: "no answer to the subscription of \(name) within \(options.subscribeTimeout)",
+            error: [
                 "type": "Timeout",
                 "error": .string(
                     "no answer to the subscription within \(options.subscribeTimeout); retried on the next connection"),

@@ -15,32 +15,16 @@ public final class WebSocketServerConnection: @unchecked Sendable {
     let session: WebSocketSession
     /// Reads no further ahead of the queue than the server allows (set before the session starts).
     var flow: InboundFlow? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return inboundFlow
-        }
-        set {
-            lock.lock()
-            inboundFlow = newValue
-            lock.unlock()
-        }
+        get { lock.withLock { inboundFlow } }
+        set { lock.withLock { inboundFlow = newValue } }
     }
     private var inboundFlow: InboundFlow?
     private let loop: EventLoop
 
     /// Receives this connection's events (on the server's queue). Set it in `onConnection`.
     public var onEvent: (@Sendable (WebSocketEvent) -> Void)? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return handler
-        }
-        set {
-            lock.lock()
-            handler = newValue
-            lock.unlock()
-        }
+        get { lock.withLock { handler } }
+        set { lock.withLock { handler = newValue } }
     }
 
     init(

@@ -24,6 +24,14 @@ final class SandboxFixture: @unchecked Sendable {
         try sandbox.start()
     }
 
+    /// A sandbox serving TLS (`wss://`, `https://`) with `certificates`' certificate and key.
+    convenience init(servingTLS certificates: TestCertificates) throws {
+        try self.init { c in
+            c.tlsCertificateFile = certificates.certificateFile
+            c.tlsPrivateKeyFile = certificates.keyFile
+        }
+    }
+
     var endpoints: SandboxEndpoints { sandbox.endpoints }
     var port: Int { endpoints.port }
 

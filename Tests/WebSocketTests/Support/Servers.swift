@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebSocket
 
 /// Our server with an echo behaviour and commands, for loopback tests.
@@ -33,6 +34,14 @@ final class EchoServer: @unchecked Sendable {
             }
         }
         try server.start()
+    }
+
+    /// An echo server serving TLS (`wss://`, `https://`) with `certificates`' certificate and key.
+    convenience init(servingTLS certificates: TestCertificates) throws {
+        var configuration = WebSocketServer.Configuration()
+        configuration.tlsCertificateFile = certificates.certificateFile
+        configuration.tlsPrivateKeyFile = certificates.keyFile
+        try self.init(configuration: configuration)
     }
 
     static func command(_ command: String, on connection: WebSocketServerConnection) {
