@@ -76,22 +76,25 @@ final class Harness: @unchecked Sendable {
         }
     }
 
-    /// Polls `condition` (settling in between) until it holds or 5 s of real time pass; then
-    /// records an issue naming `what` at the caller's location.
+    /// Polls `condition` (settling in between) until it holds or 30 s of real time pass (a
+    /// generous deadline: the whole suite shares two cores); then records an issue naming `what` at
+    /// the caller's location. When settling, it settles once more after the condition holds, so the
+    /// callbacks the client queued by then (an `onError` after the state it goes with) have run.
     func waitUntil(
         _ condition: () -> Bool, what: @autoclosure () -> String = "a condition", settling: Bool = true,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !condition() {
             if ContinuousClock.now > deadline {
-                Issue.record("\(what()) not met within 5 s", sourceLocation: sourceLocation)
+                Issue.record("\(what()) not met within 30 s", sourceLocation: sourceLocation)
                 return
             }
             try? await Task.sleep(for: .milliseconds(2))
             // settle() waits for in-flight authorizations: a condition about a running one polls without it.
             if settling { await settle() }
         }
+        if settling { await settle() }
     }
 
     func advance(_ duration: Duration) async {
