@@ -198,7 +198,9 @@ struct JSONParser {
             special |= (backslash &- ones) & ~backslash
             special |= v &- (ones &* 0x20)  // bytes below 0x20 borrow into their high bit
             special |= v
-            if special & highs != 0 { break }
+            // Borrows only carry upwards, so the lowest flagged byte is the first special one.
+            let flagged = special & highs
+            if flagged != 0 { return i + flagged.trailingZeroBitCount >> 3 }
             i += 8
         }
         while i < count {
