@@ -512,17 +512,23 @@ extension JSONParser {
         var n = 0  // never ahead of `i`: unescaping never lengthens
         var i = 0
         while i < count {
-            // Eight bytes without a backslash are copied as they are (the content was checked:
-            // no quote, no control character), one word at a time.
+            // Bytes up to the next backslash are copied as they are (the content was checked: no
+            // quote, no control character), one word at a time: a word is stored whole (`out`
+            // has room: `n` ≤ `i`), and only its bytes before its first backslash count (the
+            // lowest flagged byte: borrows only carry upwards).
             if i + 8 <= count {
-                let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 let x = word ^ backslashes
-                if (x &- ones) & ~x & (ones &* 0x80) == 0 {
-                    sink.storeBytes(of: word, toByteOffset: n, as: UInt64.self)
+                let flagged = (x &- ones) & ~x & (ones &* 0x80)
+                sink.storeBytes(of: word.littleEndian, toByteOffset: n, as: UInt64.self)
+                if flagged == 0 {
                     n += 8
                     i += 8
                     continue
                 }
+                let plain = flagged.trailingZeroBitCount >> 3
+                n += plain
+                i += plain
             }
             let b = base[i]
             guard b == UInt8(ascii: "\\") else {
