@@ -47,7 +47,9 @@ final class EventSink {
         guard !batch.isEmpty else { return }
         let events = batch
         let cost = batchCost
+        // The next read's events go into an array sized like this one's (no regrowth per read).
         batch = []
+        batch.reserveCapacity(min(events.count, 1024))
         batchCost = 0
         let deliver = self.deliver
         if let credit, credit.take(cost), !isClosed { overHigh?() }
