@@ -47,13 +47,9 @@ final class Deliverer: @unchecked Sendable {
                 made = EventPayload(text: decrypted.plaintext)
                 ciphertext = decrypted.ciphertext
             }
-            var event = ChannelEvent(
-                channel: channel, name: name, payload: made, memberId: memberId, ciphertext: ciphertext)
-            if let stream {
-                event.offset = stream.offset
-                event.epoch = stream.epoch
-                event.continuity = stream.continuity
-            }
+            let event = ChannelEvent(
+                channel: channel, name: name, payload: made, memberId: memberId, ciphertext: ciphertext,
+                offset: stream?.offset, epoch: stream?.epoch, continuity: stream?.continuity)
             registry.deliver(event)
             if let observers {
                 for handler in observers.handlers { handler(event) }
