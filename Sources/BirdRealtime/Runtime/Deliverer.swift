@@ -36,7 +36,7 @@ final class Deliverer: @unchecked Sendable {
         var stream: StreamStamp?
 
         /// Builds the public event (its payload parsed later, if read) and calls the handlers.
-        consuming func run() {
+        func run() {
             let made: EventPayload?
             var ciphertext: String?
             switch payload {
