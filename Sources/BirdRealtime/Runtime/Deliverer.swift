@@ -62,8 +62,8 @@ final class Deliverer: @unchecked Sendable {
         case work(@Sendable () -> Void)
         case event(Event)
 
-        consuming func run() {
-            switch consume self {
+        func run() {
+            switch self {
             case .work(let work): work()
             case .event(let event): event.run()
             }
