@@ -51,9 +51,15 @@ final class Deliverer: @unchecked Sendable {
                 channel: channel, name: name, payload: made, memberId: memberId, ciphertext: ciphertext,
                 offset: stream?.offset, epoch: stream?.epoch, continuity: stream?.continuity)
             registry.deliver(event)
-            if let observers {
-                for handler in observers.handlers { handler(event) }
-            }
+            if let observers { Self.notify(observers, of: event) }
+        }
+
+        /// Calls the client-wide observers. Kept out of line: their closures are stored
+        /// generically, so calling them needs the event in memory, and inlined that copy was made
+        /// for every event, observed or not.
+        @inline(never)
+        private static func notify(_ observers: ObserverList<@Sendable (ChannelEvent) -> Void>, of event: ChannelEvent) {
+            for handler in observers.handlers { handler(event) }
         }
     }
 
