@@ -108,7 +108,7 @@ struct JSONParser {
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                if high < 0x80 { return String(decoding: slice, as: UTF8.self) }
+                if high < 0x80 { return Self.asciiString(slice) }
                 return try Self.validatedString(slice, at: start)
             }
             if b == UInt8(ascii: "\\") { break }
@@ -286,6 +286,17 @@ struct JSONParser {
             index += 1
         }
         return value
+    }
+
+    /// A string from bytes known to be ASCII, copied straight into the string's storage: up to 15
+    /// bytes become a small string whose ASCII-ness the standard library checks with one mask
+    /// (`String(decoding:as:)` runs a validation pass and an ASCII scan first).
+    @inline(__always)
+    static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(bytes))
+            return bytes.count
+        }
     }
 
     private static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError)

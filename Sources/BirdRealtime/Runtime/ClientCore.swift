@@ -320,7 +320,10 @@ final class ClientCore: @unchecked Sendable {
     private func handleTransportBatch(_ events: [TransportEvent], generation: Int) {
         stagingDepth += 1
         batchArrival = environment.clock.uptime
-        for event in events { handleTransportEvent(event, generation: generation) }
+        // Room for one delivery per event up front (no regrowth while staging), and each event
+        // read in place (no copy of it per iteration).
+        staged.reserveCapacity(events.count)
+        for index in events.indices { handleTransportEvent(events[index], generation: generation) }
         batchArrival = nil
         stagingDepth -= 1
         if stagingDepth == 0 { deliverer.enqueue(contentsOf: &staged) }
