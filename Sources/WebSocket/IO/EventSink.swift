@@ -51,7 +51,7 @@ final class EventSink {
         let cost = batchCost
         // The next read's events go into an array sized like this one's (no regrowth per read).
         batch = []
-        batch.reserveCapacity(min(events.count, 1024))
+        batch.reserveCapacity(min(events.count, 4096))
         batchCost = 0
         let deliver = self.deliver
         if let credit, credit.take(cost), !isClosed { overHigh?() }
