@@ -58,7 +58,8 @@ final class Deliverer: @unchecked Sendable {
         /// generically, so calling them needs the event in memory, and inlined that copy was made
         /// for every event, observed or not.
         @inline(never)
-        private static func notify(_ observers: ObserverList<@Sendable (ChannelEvent) -> Void>, of event: ChannelEvent) {
+        private static func notify(_ observers: ObserverList<@Sendable (ChannelEvent) -> Void>, of event: ChannelEvent)
+        {
             for handler in observers.handlers { handler(event) }
         }
     }
