@@ -108,7 +108,7 @@ struct JSONParser {
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                if high < 0x80 { return String(decoding: slice, as: UTF8.self) }
+                if high < 0x80 { return Self.asciiString(slice) }
                 return try Self.validatedString(slice, at: start)
             }
             if b == UInt8(ascii: "\\") { break }
@@ -198,7 +198,9 @@ struct JSONParser {
             special |= (backslash &- ones) & ~backslash
             special |= v &- (ones &* 0x20)  // bytes below 0x20 borrow into their high bit
             special |= v
-            if special & highs != 0 { break }
+            // Borrows only carry upwards, so the lowest flagged byte is the first special one.
+            let flagged = special & highs
+            if flagged != 0 { return i + flagged.trailingZeroBitCount >> 3 }
             i += 8
         }
         while i < count {
@@ -284,6 +286,17 @@ struct JSONParser {
             index += 1
         }
         return value
+    }
+
+    /// A string from bytes known to be ASCII, copied straight into the string's storage: up to 15
+    /// bytes become a small string whose ASCII-ness the standard library checks with one mask
+    /// (`String(decoding:as:)` runs a validation pass and an ASCII scan first).
+    @inline(__always)
+    static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            UnsafeMutableRawBufferPointer(out).copyMemory(from: UnsafeRawBufferPointer(bytes))
+            return bytes.count
+        }
     }
 
     private static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONParseError)
@@ -510,17 +523,23 @@ extension JSONParser {
         var n = 0  // never ahead of `i`: unescaping never lengthens
         var i = 0
         while i < count {
-            // Eight bytes without a backslash are copied as they are (the content was checked:
-            // no quote, no control character), one word at a time.
+            // Bytes up to the next backslash are copied as they are (the content was checked: no
+            // quote, no control character), one word at a time: a word is stored whole (`out`
+            // has room: `n` ≤ `i`), and only its bytes before its first backslash count (the
+            // lowest flagged byte: borrows only carry upwards).
             if i + 8 <= count {
-                let word = source.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let word = UInt64(littleEndian: source.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 let x = word ^ backslashes
-                if (x &- ones) & ~x & (ones &* 0x80) == 0 {
-                    sink.storeBytes(of: word, toByteOffset: n, as: UInt64.self)
+                let flagged = (x &- ones) & ~x & (ones &* 0x80)
+                sink.storeBytes(of: word.littleEndian, toByteOffset: n, as: UInt64.self)
+                if flagged == 0 {
                     n += 8
                     i += 8
                     continue
                 }
+                let plain = flagged.trailingZeroBitCount >> 3
+                n += plain
+                i += plain
             }
             let b = base[i]
             guard b == UInt8(ascii: "\\") else {

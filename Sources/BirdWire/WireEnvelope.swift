@@ -83,12 +83,15 @@ package struct WireEnvelope: Sendable {
     package static func decode(_ frame: String) throws(WireDecodeError) -> WireEnvelope {
         var text = frame
         var span: WireDataSpan?
-        let scanned = text.withUTF8 { buffer in
-            Result { () throws(WireDecodeError) in
-                try WireMessage.scanTyped(buffer, locatingData: true, span: &span)
-            }
+        // The message comes straight out of the closure (no `Result` to copy it out of).
+        let head: WireMessage
+        do {
+            head = try text.withUTF8 { buffer in try WireMessage.scanTyped(buffer, locatingData: true, span: &span) }
+        } catch let error as WireDecodeError {
+            throw error
+        } catch {
+            throw .notAnObject
         }
-        let head = try scanned.get()
         return WireEnvelope(head: head, frame: text, data: span)
     }
 

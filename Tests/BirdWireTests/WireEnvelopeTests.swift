@@ -71,6 +71,39 @@ struct WireEnvelopeTests {
         #expect(second?.text == expected?.text)
     }
 
+    @Test("an escaped string data reads back exactly with escapes at any two positions of up to 3 words")
+    func escapesAtEveryOffset() throws {
+        // The unescaping copies a word at a time up to each backslash: a backslash at every byte
+        // offset of a word, and two in one word, must each end the copied run exactly there.
+        let escapes = [#"\""#, #"\\"#, #"\n"#, #"\/"#, #"\t"#]
+        let unescaped = ["\"", "\\", "\n", "/", "\t"]
+        for length in 1...24 {
+            for first in 0..<length {
+                for second in first..<length {
+                    var quoted = ""
+                    var text = ""
+                    for position in 0..<length {
+                        if position == first || position == second {
+                            let kind = (position + length) % escapes.count
+                            quoted += escapes[kind]
+                            text += unescaped[kind]
+                        } else {
+                            let letter = String(UnicodeScalar(UInt8(ascii: "a") + UInt8(position % 26)))
+                            quoted += letter
+                            text += letter
+                        }
+                    }
+                    let frame = "{\"event\":\"e\",\"data\":\"" + quoted + "\"}"
+                    let payload = try WireEnvelope.decode(frame).payload
+                    #expect(payload?.text == text, "\(frame)")
+                    // The value is parsed from the unescaped bytes on their own (not from the text).
+                    let fresh = try WireEnvelope.decode(frame).payload
+                    #expect(fresh?.value == EventPayload(text: text).value, "\(frame)")
+                }
+            }
+        }
+    }
+
     @Test("refuses what WireMessage.decode refuses, with the same error", arguments: bad)
     func sameErrors(_ frame: String) {
         let expected = Result { () throws(WireDecodeError) -> WireMessage in try WireMessage.decode(frame) }

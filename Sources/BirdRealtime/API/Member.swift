@@ -131,6 +131,22 @@ public struct ChannelEvent: Sendable, Equatable {
         self.memberId = memberId
         self.ciphertext = ciphertext
     }
+
+    /// An event with every field given at once (the delivery path builds each event in one go,
+    /// with no copy of a half-built one).
+    init(
+        channel: String, name: String, payload: EventPayload?, memberId: String?, ciphertext: String?,
+        offset: Int?, epoch: String?, continuity: ChannelContinuity?
+    ) {
+        self.channel = channel
+        self.name = name
+        self.payload = payload
+        self.memberId = memberId
+        self.ciphertext = ciphertext
+        self.offset = offset
+        self.epoch = epoch
+        self.continuity = continuity
+    }
 }
 
 /// Which way a protocol message travelled.

@@ -6,14 +6,21 @@
 final class HandlerRegistry: @unchecked Sendable {
     typealias Handler = @Sendable (ChannelEvent) -> Void
 
+    /// A handler as stored: a closure inside a struct keeps its own calling convention, so a
+    /// delivery calls it directly (an array of bare closures stores them generically, and each
+    /// call then went through a reabstraction thunk and a copy of the event).
+    struct Bound: Sendable {
+        let call: Handler
+    }
+
     /// Handlers in binding order, with their tokens' ids alongside.
     private struct Bucket {
         var ids: [UInt64] = []
-        var handlers: [Handler] = []
+        var handlers: [Bound] = []
 
         mutating func append(id: UInt64, _ handler: @escaping Handler) {
             ids.append(id)
-            handlers.append(handler)
+            handlers.append(Bound(call: handler))
         }
 
         /// Removes the handler with `id`; returns whether it was here.
@@ -35,7 +42,7 @@ final class HandlerRegistry: @unchecked Sendable {
         /// The handlers of `event` (specific ones first, then bind-all ones), remembered.
         mutating func lookup(_ event: String) -> Lookup {
             if let last, last.name == event { return last }
-            let handlers: [Handler]
+            let handlers: [Bound]
             if let specific = byEvent[event]?.handlers {
                 handlers = all.handlers.isEmpty ? specific : specific + all.handlers
             } else {
@@ -49,7 +56,7 @@ final class HandlerRegistry: @unchecked Sendable {
 
     private struct Lookup {
         let name: String
-        let handlers: [Handler]
+        let handlers: [Bound]
     }
 
     private let state = Locked(State())
@@ -101,12 +108,12 @@ final class HandlerRegistry: @unchecked Sendable {
     }
 
     /// The handlers for `event`: specific ones first, then bind-all ones.
-    func handlers(for event: String) -> [Handler] {
+    func handlers(for event: String) -> [Bound] {
         state.withLock { s in s.lookup(event).handlers }
     }
 
     /// Calls the handlers of `event` (on the delivery queue; no lock held).
     func deliver(_ event: ChannelEvent) {
-        for handler in handlers(for: event.name) { handler(event) }
+        for handler in handlers(for: event.name) { handler.call(event) }
     }
 }

@@ -33,41 +33,19 @@ extension ClientCore {
         return redacted.count > limit ? String(redacted.prefix(limit)) + "…" : redacted
     }
 
-    private func route(_ envelope: WireEnvelope) {
+    private func route(_ envelope: consuming WireEnvelope) {
         // Every protocol event's wire name is in the reserved namespace: app events (most of the
-        // traffic) skip the table lookup.
-        let head = envelope.head
-        let reserved = ProtocolEvent.isReserved(head.event, dialect: dialect)
-        if reserved, let event = ProtocolEvent(wireName: head.event, dialect: dialect) {
-            // Protocol events read their `data` now.
-            let message = envelope.message
-            switch event {
-            case .connectionEstablished: handleHandshake(message)
-            case .error: handleWireError(message)
-            case .ping: send([WireMessage(event: ProtocolEvent.pong.wireName(dialect), value: [:]).encode()])
-            case .pong: pongReceived()
-            case .subscriptionSucceeded: handleSubscriptionSucceeded(message)
-            case .subscriptionError: handleSubscriptionError(message)
-            case .memberAdded: handleMemberAdded(message)
-            case .memberRemoved: handleMemberRemoved(message)
-            case .connectionCount: handleConnectionCount(message)
-            case .signinSuccess: handleSigninSuccess(message)
-            case .subscribe, .unsubscribe, .signin:
-                reportError(
-                    RealtimeError(
-                        kind: .unknownEvent,
-                        message: "ignored \(message.event): a client-to-server event sent by the server"))
-            }
-            return
-        }
-        let message = head
+        // traffic) skip the table lookup. The envelope's fields are read in place (no copy of the
+        // whole message on the way).
+        let reserved = ProtocolEvent.isReserved(envelope.head.event, dialect: dialect)
         if reserved {
-            reportError(RealtimeError(kind: .unknownEvent, message: "ignored unknown protocol event \(message.event)"))
+            routeProtocolEvent(envelope)
             return
         }
-        guard let channelName = message.channel else {
+        guard let channelName = envelope.head.channel else {
             reportError(
-                RealtimeError(kind: .missingField, message: "ignored event \(message.event): it names no channel"))
+                RealtimeError(
+                    kind: .missingField, message: "ignored event \(envelope.head.event): it names no channel"))
             return
         }
         let registry: HandlerRegistry
@@ -75,7 +53,7 @@ extension ClientCore {
         // The record is looked up by index and only its channel read (no copy of the whole record).
         if let channel = routedChannel(channelName) {
             // Continuity (ClientCore+Continuity): a duplicate of an event already delivered stops here.
-            if let offset = message.offset {
+            if let offset = envelope.head.offset {
                 guard let stamp = admit(offset: offset, channel: channelName) else { return }
                 stream = stamp
             }
@@ -88,14 +66,42 @@ extension ClientCore {
         } else if let memberChannel = signin.memberChannel, memberChannel == channelName {
             registry = memberEvents.registry
         } else {
-            log(.warning, "ignored event \(message.event) for \(channelName): not subscribed")
+            log(.warning, "ignored event \(envelope.head.event) for \(channelName): not subscribed")
             return
         }
         let payload: Deliverer.Event.Payload
         if let data = envelope.data { payload = .frame(envelope.frame, data) } else { payload = .wire(nil) }
         enqueue(
-            registry: registry, channel: channelName, name: message.event, payload: payload,
-            memberId: message.memberId, stream: stream)
+            registry: registry, channel: channelName, name: envelope.head.event, payload: payload,
+            memberId: envelope.head.memberId, stream: stream)
+    }
+
+    /// Handles a message whose event name is in the reserved namespace.
+    private func routeProtocolEvent(_ envelope: WireEnvelope) {
+        guard let event = ProtocolEvent(wireName: envelope.head.event, dialect: dialect) else {
+            reportError(
+                RealtimeError(kind: .unknownEvent, message: "ignored unknown protocol event \(envelope.head.event)"))
+            return
+        }
+        // Protocol events read their `data` now.
+        let message = envelope.message
+        switch event {
+        case .connectionEstablished: handleHandshake(message)
+        case .error: handleWireError(message)
+        case .ping: send([WireMessage(event: ProtocolEvent.pong.wireName(dialect), value: [:]).encode()])
+        case .pong: pongReceived()
+        case .subscriptionSucceeded: handleSubscriptionSucceeded(message)
+        case .subscriptionError: handleSubscriptionError(message)
+        case .memberAdded: handleMemberAdded(message)
+        case .memberRemoved: handleMemberRemoved(message)
+        case .connectionCount: handleConnectionCount(message)
+        case .signinSuccess: handleSigninSuccess(message)
+        case .subscribe, .unsubscribe, .signin:
+            reportError(
+                RealtimeError(
+                    kind: .unknownEvent,
+                    message: "ignored \(message.event): a client-to-server event sent by the server"))
+        }
     }
 
     /// The channel of the record named `name`, remembered for the next event while the records

@@ -36,7 +36,7 @@ final class Deliverer: @unchecked Sendable {
         var stream: StreamStamp?
 
         /// Builds the public event (its payload parsed later, if read) and calls the handlers.
-        consuming func run() {
+        func run() {
             let made: EventPayload?
             var ciphertext: String?
             switch payload {
@@ -47,17 +47,20 @@ final class Deliverer: @unchecked Sendable {
                 made = EventPayload(text: decrypted.plaintext)
                 ciphertext = decrypted.ciphertext
             }
-            var event = ChannelEvent(
-                channel: channel, name: name, payload: made, memberId: memberId, ciphertext: ciphertext)
-            if let stream {
-                event.offset = stream.offset
-                event.epoch = stream.epoch
-                event.continuity = stream.continuity
-            }
+            let event = ChannelEvent(
+                channel: channel, name: name, payload: made, memberId: memberId, ciphertext: ciphertext,
+                offset: stream?.offset, epoch: stream?.epoch, continuity: stream?.continuity)
             registry.deliver(event)
-            if let observers {
-                for handler in observers.handlers { handler(event) }
-            }
+            if let observers { Self.notify(observers, of: event) }
+        }
+
+        /// Calls the client-wide observers. Kept out of line: their closures are stored
+        /// generically, so calling them needs the event in memory, and inlined that copy was made
+        /// for every event, observed or not.
+        @inline(never)
+        private static func notify(_ observers: ObserverList<@Sendable (ChannelEvent) -> Void>, of event: ChannelEvent)
+        {
+            for handler in observers.handlers { handler(event) }
         }
     }
 
@@ -66,8 +69,8 @@ final class Deliverer: @unchecked Sendable {
         case work(@Sendable () -> Void)
         case event(Event)
 
-        consuming func run() {
-            switch consume self {
+        func run() {
+            switch self {
             case .work(let work): work()
             case .event(let event): event.run()
             }

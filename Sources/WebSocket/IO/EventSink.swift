@@ -9,9 +9,11 @@ import Foundation
 final class EventSink {
     private let queue: DispatchQueue
     private let deliver: @Sendable ([WebSocketEvent], Int) -> Void
-    private var batch: [WebSocketEvent] = []
-    private var batchCost = 0
-    private(set) var isClosed = false
+    // Loop-thread state: the loop thread keeps accesses apart, so each event's append skips
+    // Swift's dynamic exclusivity check (≈ 80 instructions per access).
+    @exclusivity(unchecked) private var batch: [WebSocketEvent] = []
+    @exclusivity(unchecked) private var batchCost = 0
+    @exclusivity(unchecked) private(set) var isClosed = false
     /// Bounds what was handed over and not yet consumed, when set.
     let credit: InboundCredit?
     /// Called on the loop thread when a flush leaves the credit at or above its high-water mark.
@@ -47,7 +49,9 @@ final class EventSink {
         guard !batch.isEmpty else { return }
         let events = batch
         let cost = batchCost
+        // The next read's events go into an array sized like this one's (no regrowth per read).
         batch = []
+        batch.reserveCapacity(min(events.count, 4096))
         batchCost = 0
         let deliver = self.deliver
         if let credit, credit.take(cost), !isClosed { overHigh?() }
