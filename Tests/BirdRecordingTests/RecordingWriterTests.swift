@@ -79,6 +79,25 @@ struct RecordingWriterTests {
         for ms in times { #expect(RecordingFormat.monoText(ms) == mono(ms), "\(ms)") }
     }
 
+    @Test("a wire line's text is quoted byte for byte as jsonQuoted quotes it: every escape, any UTF-8")
+    func wireQuoting() {
+        var random = SplitMix64(seed: 7)
+        var texts = [
+            "", #"{"event":"tick","channel":"flood","data":{"seq":1,"text":"a "quoted" word"}}"#,
+            "tab\tnew\nline\r\u{08}\u{0C}\u{00}\u{1F}\u{7F} back\\slash", "ünïcødé 🐦 \"x\"",
+        ]
+        let alphabet = Array("ab\"\\\n\r\t\u{08}\u{0C}\u{01}\u{1B}é🐦{}:,")
+        for _ in 0..<300 {
+            let n = Int(random.next() % 40)
+            texts.append(String((0..<n).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
+        }
+        for text in texts {
+            #expect(RecordingWriter.quoted(text) == text.jsonQuoted, "\(text.debugDescription)")
+            let line = RecordingWriter.wire(direction: .inbound, text: text, at: t0, monoMs: 1)
+            #expect(line.hasSuffix(",\"text\":" + Redaction.scrub(text, urls: .keep).jsonQuoted + "}"))
+        }
+    }
+
     @Test("wire and auth entries")
     func entries() {
         let wire = RecordingWriter.wire(
