@@ -54,7 +54,9 @@ public enum JSONLines {
         }
     }
 
-    private static func s(_ key: String, _ value: String) -> String { "\"\(key)\":" + value.jsonQuoted }
+    private static func s(_ key: String, _ value: String) -> String {
+        "\"" + key + "\":" + RecordingWriter.quoted(value)
+    }
     private static func n(_ key: String, _ value: Int) -> String { "\"\(key)\":\(value)" }
     private static func raw(_ key: String, _ json: String) -> String { "\"\(key)\":" + json }
     private static func b(_ key: String, _ value: Bool) -> String { "\"\(key)\":\(value ? "true" : "false")" }

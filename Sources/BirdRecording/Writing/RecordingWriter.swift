@@ -33,7 +33,7 @@ public enum RecordingWriter {
         line += "\",\"mono_ms\":"
         line += RecordingFormat.monoText(monoMs)
         line += ",\"type\":"
-        line += type.jsonQuoted
+        line += quoted(type)
         return line
     }
 
@@ -47,11 +47,12 @@ public enum RecordingWriter {
         return line
     }
 
-    /// `text` as a JSON string: the same text as BirdWire's `jsonQuoted` (RFC 8259's escapes —
+    /// `text` as a JSON string (for every string of a recording line, the inspector's E lines
+    /// too): the same text as BirdWire's `jsonQuoted` (RFC 8259's escapes —
     /// `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, `\u00xx` for the other control bytes — and
     /// every other byte as it is), written in place in two passes over the bytes: a `wire` line's
     /// text is a whole protocol message, a quote every few bytes, on every line of a flood.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes in
             var extra = 0
