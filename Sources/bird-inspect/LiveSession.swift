@@ -362,6 +362,8 @@ final class LiveSession: @unchecked Sendable {
 
     private func channelEvent(_ event: BirdRealtime.ChannelEvent) {
         let resumedAfter = positions.withLock { $0.observe(event) }
+        // An app event the full inbox drops is counted before it is mapped: no payload text made.
+        if ClientFeed.isAppEvent(event), inbox.dropEventIfFull(channel: event.channel, name: event.name) { return }
         for mapped in ClientFeed.events(event, client: client, resumedAfter: resumedAfter) { post(mapped) }
     }
 }

@@ -51,6 +51,15 @@ final class MessageInbox: Sendable {
         }
     }
 
+    /// Counts a channel event on `channel` named `name` as dropped, before it is made into a
+    /// message, when the inbox is full (true); false when it has room (then post the event). The
+    /// cost asked about leaves out the payload, so `post` of the event can only agree (or keep it,
+    /// if the loop took items meanwhile): under a flood, dropped events cost no payload text.
+    func dropEventIfFull(channel: String, name: String) -> Bool {
+        let bytes = 64 + channel.utf8.count + name.utf8.count
+        return queue.withLock { $0.dropIfFull(kind: .event, bytes: bytes, at: Date()) }
+    }
+
     /// Adds a recording-only entry (any thread); a channel event's wire line may be dropped when
     /// the inbox is full (protocol messages never are).
     func post(recorded entry: RecordedEntry) {
@@ -67,6 +76,8 @@ final class MessageInbox: Sendable {
             if case .wire = entry {
                 kind = q.isFull(adding: bytes) && !channelEvent ? .keep : .wire
             }
+            // A line that is dropped is only counted: no item, no monotonic clock read.
+            if q.dropIfFull(kind: kind, bytes: bytes, at: at) { return }
             q.post(
                 InboxItem(payload: .recorded(entry, at: at), instant: ContinuousClock.now), kind: kind, bytes: bytes,
                 at: at)

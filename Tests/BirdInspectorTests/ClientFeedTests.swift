@@ -88,6 +88,24 @@ struct ClientFeedTests {
                 == true)
     }
 
+    @Test(
+        "isAppEvent is true exactly for the events that become one `.event` (which the inbox may drop unmade)",
+        arguments: [
+            "order", "client-typing", "tick", BirdProtocol.Event.subscriptionSucceeded,
+            BirdProtocol.Event.subscriptionError, BirdProtocol.Event.memberAdded, BirdProtocol.Event.memberRemoved,
+            BirdProtocol.Event.connectionCount,
+        ])
+    func appEvents(name: String) {
+        let data: JSONValue = .object([
+            "member_id": .string("bo"), "connection_count": .number(JSONNumber(2)), "type": .string("AuthError"),
+        ])
+        let event = ChannelEvent(channel: "presence-room", name: name, data: data)
+        var becomesEvent = false
+        if case .event? = ClientFeed.events(event, roster: nil).first { becomesEvent = true }
+        #expect(ClientFeed.isAppEvent(event) == becomesEvent)
+        #expect(ClientFeed.isAppEvent(event) == !name.contains(":"))
+    }
+
     @Test("a presence subscription brings its roster, sorted, a null info as none; a public one only subscribed")
     func subscriptionAndRoster() {
         let ok = ChannelEvent(

@@ -47,6 +47,33 @@ struct InboxQueueTests {
         #expect(q.droppableBytes == 0)
     }
 
+    @Test("deciding before the item is made: a full queue counts the drop in the same run as post's drops")
+    func dropBeforeMaking() {
+        var q = Queue(limits: InboxLimits(entries: 2, bytes: 1 << 20))
+        let roomy = q.dropIfFull(kind: .event, bytes: 10, at: t0)
+        #expect(!roomy && q.totalDropped == 0 && q.count == 0, "room: nothing is counted")
+        q.post("e0", kind: .event, bytes: 10, at: t0)
+        q.post("e1", kind: .event, bytes: 10, at: t0)
+        var asked = 0
+        func at(_ seconds: Double) -> Date {
+            asked += 1
+            return t0.addingTimeInterval(seconds)
+        }
+        let first = q.dropIfFull(kind: .event, bytes: 10, at: at(5))
+        q.post("e2", kind: .event, bytes: 10, at: t0.addingTimeInterval(6))
+        let wire = q.dropIfFull(kind: .wire, bytes: 10, at: at(7))
+        let kept = q.dropIfFull(kind: .keep, bytes: 10, at: t0)
+        #expect(first && wire)
+        #expect(asked == 1, "the time is read once, when the run of drops begins")
+        #expect(!kept, "what is never dropped is never counted")
+        #expect(q.totalDropped == 3)
+        let out = q.take(limit: 10)
+        #expect(texts(out) == ["e0", "e1", "dropped 2/1"])
+        if case .dropped(_, _, let since)? = out.last { #expect(since == t0.addingTimeInterval(5)) }
+        let again = q.dropIfFull(kind: .event, bytes: 10, at: t0)
+        #expect(!again, "room again once the loop has caught up")
+    }
+
     @Test("a drop still open when the loop catches up comes out at the end, with the time it began")
     func openSpell() {
         var q = Queue(limits: InboxLimits(entries: 1, bytes: 1 << 20))

@@ -38,6 +38,66 @@ struct RecordingWriterTests {
         #expect(RecordingFormat.monoText(1e300) == "9000000000000.000")
     }
 
+    @Test("ts and mono_ms written in place read the same as the plain formulas, for any date and time")
+    func stampsInPlace() {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        // The plain formulas (Howard Hinnant's civil date), the text every recording so far has.
+        func iso(_ date: Date) -> String {
+            let ms = Checked.int(date.timeIntervalSince1970 * 1000, .down)
+            var days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
+            let dayMs = ms - days * 86_400_000
+            days += 719_468
+            let era = (days >= 0 ? days : days - 146_096) / 146_097
+            let doe = days - era * 146_097
+            let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+            let mp = (5 * doy + 2) / 153
+            let d = doy - (153 * mp + 2) / 5 + 1
+            let m = mp < 10 ? mp + 3 : mp - 9
+            let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+            let h = dayMs / 3_600_000, mi = dayMs / 60_000 % 60, s = dayMs / 1000 % 60, f = dayMs % 1000
+            return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(mi)):\(two(s)).\(f < 10 ? "00" : f < 100 ? "0" : "")\(f)Z"
+        }
+        func mono(_ ms: Double) -> String {
+            let micro = ms.isFinite ? max(0, Checked.int(ms * 1000)) : 0
+            let frac = micro % 1000
+            return "\(micro / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+        }
+        var random = SplitMix64(seed: 19)
+        var dates = [
+            -62_135_596_800.0, -1, 0, 0.0009, 951_782_400, 1_700_000_000.999, 253_402_300_799.999, 1e13, -1e13,
+        ]
+        for _ in 0..<2000 { dates.append(Double(random.next() % 400_000_000_000) / 100 - 1_000_000_000) }
+        for seconds in dates {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(RecordingTime.iso(date) == iso(date), "\(seconds)")
+        }
+        var times = [
+            0, 0.0004, 0.0005, 0.001, 0.999, 1, 9.9999, 10, 99.5, 1e6, 1e12, 9.2e15, 1e300, -0.0, -5, .nan, .infinity,
+        ]
+        for _ in 0..<2000 { times.append(Double(random.next() % 10_000_000_000) / 1000) }
+        for ms in times { #expect(RecordingFormat.monoText(ms) == mono(ms), "\(ms)") }
+    }
+
+    @Test("a wire line's text is quoted byte for byte as jsonQuoted quotes it: every escape, any UTF-8")
+    func wireQuoting() {
+        var random = SplitMix64(seed: 7)
+        var texts = [
+            "", #"{"event":"tick","channel":"flood","data":{"seq":1,"text":"a "quoted" word"}}"#,
+            "tab\tnew\nline\r\u{08}\u{0C}\u{00}\u{1F}\u{7F} back\\slash", "ünïcødé 🐦 \"x\"",
+        ]
+        let alphabet = Array("ab\"\\\n\r\t\u{08}\u{0C}\u{01}\u{1B}é🐦{}:,")
+        for _ in 0..<300 {
+            let n = Int(random.next() % 40)
+            texts.append(String((0..<n).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
+        }
+        for text in texts {
+            #expect(RecordingWriter.quoted(text) == text.jsonQuoted, "\(text.debugDescription)")
+            let line = RecordingWriter.wire(direction: .inbound, text: text, at: t0, monoMs: 1)
+            #expect(line.hasSuffix(",\"text\":" + Redaction.scrub(text, urls: .keep).jsonQuoted + "}"))
+        }
+    }
+
     @Test("wire and auth entries")
     func entries() {
         let wire = RecordingWriter.wire(

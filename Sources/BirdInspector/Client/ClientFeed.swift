@@ -106,6 +106,18 @@ public enum ClientFeed {
         }
     }
 
+    /// Whether a channel event is an app (or client) event, which becomes one `.event` (the
+    /// inbox may drop it) — not one of the protocol events `events` reads the payload of.
+    public static func isAppEvent(_ event: ChannelEvent) -> Bool {
+        switch event.name {
+        case BirdProtocol.Event.subscriptionSucceeded, BirdProtocol.Event.subscriptionError,
+            BirdProtocol.Event.memberAdded, BirdProtocol.Event.memberRemoved, BirdProtocol.Event.connectionCount:
+            return false
+        default:
+            return true
+        }
+    }
+
     /// The client events a channel event (`onChannelEvent`) becomes. A subscription's success
     /// brings the roster of a presence channel along, read from `client` as it is then, and its
     /// continuity, resumed after `resumedAfter` (``ResumePositions/observe(_:)``).

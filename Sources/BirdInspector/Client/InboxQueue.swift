@@ -59,19 +59,27 @@ public struct InboxQueue<Item: Sendable>: Sendable {
     @discardableResult
     public mutating func post(_ item: Item, kind: Kind, bytes: Int, at now: Date) -> Bool {
         let cost = max(0, bytes)
-        if kind != .keep, isFull(adding: cost) {
-            var s = spell ?? (0, 0, now)
-            if kind == .event { s.count += 1 } else { s.wire += 1 }
-            spell = s
-            totalDropped += 1
-            return false
-        }
+        if dropIfFull(kind: kind, bytes: cost, at: now) { return false }
         closeSpell()
         append(.item(item), cost: kind == .keep ? -1 : cost)
         if kind != .keep {
             droppableCount += 1
             droppableBytes += cost
         }
+        return true
+    }
+
+    /// Counts a droppable item of `kind` costing at least `bytes` as dropped, without the item,
+    /// when the queue is full (true); false when it would be held (then nothing changes). So a
+    /// producer can decide before it makes the item: when this says false, `post` with a cost of
+    /// at least `bytes` is the same decision unless items were taken meanwhile (then it keeps
+    /// what would have been dropped). `now` is read only when a run of drops begins.
+    public mutating func dropIfFull(kind: Kind, bytes: Int, at now: @autoclosure () -> Date) -> Bool {
+        guard kind != .keep, isFull(adding: max(0, bytes)) else { return false }
+        var s = spell ?? (0, 0, now())
+        if kind == .event { s.count += 1 } else { s.wire += 1 }
+        spell = s
+        totalDropped += 1
         return true
     }
 

@@ -11,10 +11,17 @@ public enum JSONLines {
     /// line start every recording line shares: BirdRecording's `RecordingWriter.head`).
     public static func line(_ event: ClientEvent, at time: Date, monoMs: Double? = nil) -> String {
         let keys = fields(event).dropFirst()
-        let head =
+        var line =
             monoMs.map { RecordingWriter.head(at: time, monoMs: $0, type: type(event)) }
             ?? "{\"ts\":" + RecordingTime.iso(time).jsonQuoted + "," + s("type", type(event))
-        return head + (keys.isEmpty ? "" : ",") + keys.joined(separator: ",") + "}"
+        // One string grown in place (a line is written for every event recorded).
+        line.reserveCapacity(line.utf8.count + keys.reduce(2) { $0 + $1.utf8.count + 1 })
+        for key in keys {
+            line += ","
+            line += key
+        }
+        line += "}"
+        return line
     }
 
     /// The object without `ts` (used by the detail view and for comparing replays).
@@ -47,7 +54,9 @@ public enum JSONLines {
         }
     }
 
-    private static func s(_ key: String, _ value: String) -> String { "\"\(key)\":" + value.jsonQuoted }
+    private static func s(_ key: String, _ value: String) -> String {
+        "\"" + key + "\":" + RecordingWriter.quoted(value)
+    }
     private static func n(_ key: String, _ value: Int) -> String { "\"\(key)\":\(value)" }
     private static func raw(_ key: String, _ json: String) -> String { "\"\(key)\":" + json }
     private static func b(_ key: String, _ value: Bool) -> String { "\"\(key)\":\(value ? "true" : "false")" }

@@ -12,23 +12,24 @@ public struct LogEntry: Sendable, Equatable {
     public var time: Date
     /// What happened.
     public var event: ClientEvent
-    /// Its one-line text for the Events pane (worked out once, when the entry arrives; at most
-    /// about 600 characters).
-    public var summary: String
 
-    /// An entry; its summary is made from the event.
+    /// An entry.
     public init(seq: Int, time: Date, event: ClientEvent) {
         self.seq = seq
         self.time = time
         self.event = event
-        // Capped: the pane shows one row of it (a huge payload must not double the log's memory).
+    }
+
+    /// Its one-line text (at most about 600 characters), made when asked: under a flood most
+    /// entries are evicted without ever being drawn or searched, so none is made on arrival.
+    public var summary: String {
         let full = LogText.summary(event)
-        summary = full.utf8.count > 1024 ? String(full.prefix(600)) + "…" : full
+        return full.utf8.count > 1024 ? String(full.prefix(600)) + "…" : full
     }
 
     /// Approximate memory cost, used for the byte bound.
     public var cost: Int {
-        var n = 96 + summary.utf8.count
+        var n = 96
         switch event {
         case .event(let e):
             n += e.channel.utf8.count + e.event.utf8.count + (e.data?.utf8.count ?? 0) + (e.memberId?.utf8.count ?? 0)

@@ -15,7 +15,7 @@ public enum PayloadText {
     /// string of the (redacted) text.
     public static func embedded(_ text: String) -> String {
         guard let value = try? JSONValue(parsing: text) else { return Redaction.scrub(text, urls: .keep).jsonQuoted }
-        if let redacted = Redaction.redacted(value) { return redacted.description }
+        if mayHoldSecret(text), let redacted = Redaction.redacted(value) { return redacted.description }
         return oneLineWhitespace(text)
     }
 
@@ -27,6 +27,7 @@ public enum PayloadText {
             return Redaction.scrub(text, urls: .keep).replacingNewlines()
         }
         let shown = unwrapped(value)
+        guard mayHoldSecret(text) else { return shown.description }
         return (Redaction.redacted(shown) ?? shown).description
     }
 
@@ -44,6 +45,48 @@ public enum PayloadText {
     public static func rawLines(_ text: String) -> [String] {
         lines(Redaction.scrub(text, urls: .keep))
     }
+
+    /// Whether the JSON `text` (or a JSON text inside one of its strings) may hold what
+    /// `Redaction.redacted` replaces: a word of the policy's secret member names
+    /// (`Redaction.secretKeys`, without case; the secret name endings `_token`, `_secret`,
+    /// `_password`, `_signature` hold one too), a run of 64 hex digits (a signature's shape) or a
+    /// `\u` escape (which could spell either). False: nothing in it is redacted, so the walk over
+    /// the parsed value (for every event written or shown) is skipped. A byte scan, no copies.
+    static func mayHoldSecret(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var hexRun = 0
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\\"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "u") { return true }
+                let isHex =
+                    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+                    || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "f"))
+                hexRun = isHex ? hexRun + 1 : 0
+                if hexRun >= 64 { return true }
+                let lower = b | 0x20
+                if lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") {
+                    for word in secretWords where word[0] == lower && i + word.count <= bytes.count {
+                        var j = 1
+                        while j < word.count, bytes[i + j] | 0x20 == word[j] { j += 1 }
+                        if j == word.count { return true }
+                    }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+
+    /// The policy's secret member names that hold no shorter one (`auth`, `token`, …), lowercased
+    /// bytes: a name holding none of these is not secret.
+    private static let secretWords: [[UInt8]] = {
+        let names = Redaction.secretKeys.map { $0.lowercased() }
+        return names.filter { name in !names.contains { $0 != name && name.contains($0) } }.sorted().map {
+            Array($0.utf8)
+        }
+    }()
 
     /// A string holding a JSON object or array (double encoding) becomes that value.
     static func unwrapped(_ value: JSONValue) -> JSONValue {

@@ -47,7 +47,9 @@ extension Inspector {
         // Channel and event columns take what they need while the data keeps 8 columns; when
         // the row cannot hold them (80×24) both are shortened keeping their start and their last
         // part (two presence channels never both read "presenc…"); the selected row shows them whole.
-        let maxData = entries.map { DisplayWidth.of(LogText.summary($0.event)) }.max() ?? 0
+        // Each row's text, made once per frame (entries keep none: most are never drawn).
+        let summaries = entries.map { LogText.summary($0.event) }
+        let maxData = summaries.map { DisplayWidth.of($0) }.max() ?? 0
         let (channelWidth, nameWidth) = eventColumns(
             channel: maxChannel, name: maxName, data: maxData, width: inner.width,
             rows: entries.map { (DisplayWidth.of(LogText.channel($0.event)), DisplayWidth.of(LogText.name($0.event))) })
@@ -82,7 +84,7 @@ extension Inspector {
                         column(LogText.name(entry.event), nameWidth, whole: selected) + " ",
                         CellStyle(isEvent ? .title : role, bold: true, reverse: rev)
                     ),
-                    (LogText.summary(entry.event), CellStyle(role, bold: isSent, reverse: rev)),
+                    (summaries[row], CellStyle(role, bold: isSent, reverse: rev)),
                 ], x: inner.x, y: y, width: inner.width, &grid)
         }
     }

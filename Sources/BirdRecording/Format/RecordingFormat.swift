@@ -31,8 +31,29 @@ public enum RecordingFormat {
     /// `mono_ms` as written: milliseconds with exactly three decimals ("1234.567"); never negative.
     public static func monoText(_ ms: Double) -> String {
         let micro = ms.isFinite ? max(0, Checked.int(ms * 1000)) : 0
-        let frac = micro % 1000
-        return "\(micro / 1000)." + (frac < 10 ? "00" : frac < 100 ? "0" : "") + "\(frac)"
+        // Written in place from the last digit (every recording line has one): at most 19 digits
+        // of `Int`, the point and three decimals.
+        return String(unsafeUninitializedCapacity: 24) { out in
+            var v = micro
+            var i = 23
+            for k in 0..<3 {
+                out[i] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+                v /= 10
+                i -= 1
+                if k == 2 {
+                    out[i] = UInt8(ascii: ".")
+                    i -= 1
+                }
+            }
+            repeat {
+                out[i] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+                v /= 10
+                i -= 1
+            } while v > 0
+            let count = 23 - i
+            for k in 0..<count { out[k] = out[i + 1 + k] }
+            return count
+        }
     }
 
     /// The line with its `ts` value replaced by `time` and every other byte unchanged (a line

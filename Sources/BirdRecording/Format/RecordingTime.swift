@@ -22,7 +22,35 @@ public enum RecordingTime {
         let m = mp < 10 ? mp + 3 : mp - 9
         let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
         let h = dayMs / 3_600_000, min = dayMs / 60_000 % 60, s = dayMs / 1000 % 60, f = dayMs % 1000
-        return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(min)):\(two(s)).\(f < 10 ? "00" : f < 100 ? "0" : "")\(f)Z"
+        guard (1000...9999).contains(y) else {
+            return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(min)):\(two(s)).\(f < 10 ? "00" : f < 100 ? "0" : "")\(f)Z"
+        }
+        // A four-digit year (every stamp a recording writes): the 24 bytes written in place, as
+        // every line of a recording starts with one.
+        return String(unsafeUninitializedCapacity: 24) { out in
+            func put(_ value: Int, at index: Int, digits: Int) {
+                var v = value
+                for k in stride(from: index + digits - 1, through: index, by: -1) {
+                    out[k] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+                    v /= 10
+                }
+            }
+            put(y, at: 0, digits: 4)
+            put(m, at: 5, digits: 2)
+            put(d, at: 8, digits: 2)
+            put(h, at: 11, digits: 2)
+            put(min, at: 14, digits: 2)
+            put(s, at: 17, digits: 2)
+            put(f, at: 20, digits: 3)
+            out[4] = UInt8(ascii: "-")
+            out[7] = UInt8(ascii: "-")
+            out[10] = UInt8(ascii: "T")
+            out[13] = UInt8(ascii: ":")
+            out[16] = UInt8(ascii: ":")
+            out[19] = UInt8(ascii: ".")
+            out[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// Reads a UTC stamp as ``iso(_:)`` writes it ("2024-05-01T12:34:56.789Z"; fraction optional,
