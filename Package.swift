@@ -47,7 +47,8 @@ let package = Package(
         // The recording format (docs/RECORDING.md): writer, streaming reader, version check, line
         // types, `ts` splicing — for the inspector, the sandbox's replay and the report.
         .target(name: "BirdRecording", dependencies: ["BirdWire"]),
-        // The flag reader and error type of bird-inspect's parsers (inspector, doctor, report).
+        // The flag reader and error type of bird-inspect's parsers (inspector, doctor, report), and
+        // the tools' stdout/stderr writer (a closed pipe ends a tool cleanly, never a trap).
         .target(name: "BirdCommandLine"),
         // The local edge.
         .target(
@@ -70,12 +71,12 @@ let package = Package(
             name: "bird-inspect",
             dependencies: [
                 "BirdInspector", "BirdRealtime", "BirdRecording", "BirdSandbox", "WebSocket", "CNcurses",
-                "BirdDoctor", "BirdDoctorRunner", "BirdReport",
+                "BirdDoctor", "BirdDoctorRunner", "BirdReport", "BirdCommandLine",
             ]),
         .executableTarget(name: "bird-sandbox", dependencies: ["BirdSandbox"]),
         // Developer tools: the Autobahn|Testsuite / benchmark agent and the libFuzzer harnesses
         // (built with -DFUZZING by Scripts/fuzz; a plain build gives a binary that explains itself).
-        .executableTarget(name: "websocket-agent", dependencies: ["WebSocket"]),
+        .executableTarget(name: "websocket-agent", dependencies: ["WebSocket", "BirdCommandLine"]),
         .executableTarget(
             name: "bird-fuzz",
             dependencies: [
@@ -88,10 +89,11 @@ let package = Package(
             name: "BirdLoadGen",
             dependencies: ["BirdWire", "WebSocket", .target(name: "CLinux", condition: .when(platforms: [.linux]))]),
         .executableTarget(
-            name: "bird-bench", dependencies: ["BirdLoadGen", "BirdRealtime", "BirdSandbox", "BirdWire"]),
+            name: "bird-bench",
+            dependencies: ["BirdLoadGen", "BirdRealtime", "BirdSandbox", "BirdWire", "BirdCommandLine"]),
         // Watches the network path (rtnetlink), records netlink fixtures, runs the namespace drills
         // (the monitor alone, and a real client against an embedded sandbox).
-        .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime", "BirdSandbox"]),
+        .executableTarget(name: "bird-netcheck", dependencies: ["BirdRealtime", "BirdSandbox", "BirdCommandLine"]),
 
         // Helpers shared by the test targets (raw sockets, throw-away certificates, Python peers,
         // the built tools): one copy each, Foundation and Testing only.

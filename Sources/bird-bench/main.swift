@@ -31,10 +31,11 @@
 import BirdRealtime
 import BirdSandbox
 import BirdWire
+import BirdCommandLine
 import Foundation
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("bird-bench: \(message)\n".utf8))
+    StandardStreams.err("bird-bench: \(message)\n")
     exit(2)
 }
 
@@ -63,7 +64,7 @@ struct Arguments {
 
 /// Writes a line to stdout unbuffered (the orchestrator waits for it).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStreams.out((line + "\n"))
 }
 
 func now() -> Double { Date().timeIntervalSince1970 }

@@ -5,6 +5,7 @@
 import BirdDoctor
 import BirdDoctorRunner
 import BirdSandbox
+import BirdCommandLine
 import Foundation
 
 func runDoctor(_ args: [String]) -> Int32 {
@@ -12,7 +13,7 @@ func runDoctor(_ args: [String]) -> Int32 {
     let options: DoctorOptions
     switch DoctorArguments.parse(args, environment: environment) {
     case .failure(let error):
-        FileHandle.standardError.write(Data("bird-inspect doctor: \(error.message)\n\n\(DoctorArguments.usage)\n".utf8))
+        StandardStreams.err("bird-inspect doctor: \(error.message)\n\n\(DoctorArguments.usage)\n")
         return DoctorExit.usage
     case .success(.help):
         print(DoctorArguments.usage)
@@ -35,8 +36,7 @@ func runDoctor(_ args: [String]) -> Int32 {
                 memberAuthEndpoint: endpoints.memberAuthEndpoint + "?member=doctor",
                 secret: embedded.configuration.appSecret)
         } catch {
-            FileHandle.standardError.write(
-                Data("bird-inspect doctor: cannot start the embedded sandbox: \(error)\n".utf8))
+            StandardStreams.err("bird-inspect doctor: cannot start the embedded sandbox: \(error)\n")
             return DoctorExit.couldNotRun
         }
     } else {
@@ -45,7 +45,7 @@ func runDoctor(_ args: [String]) -> Int32 {
     let finished = waitFor { await DoctorRunner(target: target).run() }
     sandbox?.stop(grace: 0.5)
     guard let report = finished else {
-        FileHandle.standardError.write(Data("bird-inspect doctor: the checks ended without a report\n".utf8))
+        StandardStreams.err("bird-inspect doctor: the checks ended without a report\n")
         return DoctorExit.couldNotRun
     }
     let text: String
@@ -55,7 +55,7 @@ func runDoctor(_ args: [String]) -> Int32 {
         let color = options.color.enabled(isTerminal: isatty(1) == 1, environment: environment)
         text = HumanReport.render(report, color: color)
     }
-    FileHandle.standardOutput.write(Data(text.utf8))
+    StandardStreams.out(text)
     return report.exitCode
 }
 

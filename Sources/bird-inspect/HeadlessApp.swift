@@ -5,6 +5,7 @@
 
 import BirdInspector
 import BirdWire
+import BirdCommandLine
 import Foundation
 
 /// Runs headless until `quit` (after the commands before it), end of stdin (likewise; with
@@ -21,7 +22,7 @@ func runHeadless(options: InspectorOptions) -> Int32 {
         recorder = try options.record.map { try Recorder(path: $0) }
         session = try LiveSession(options: options, inbox: inbox, recording: recorder != nil)
     } catch {
-        FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
+        StandardStreams.err("bird-inspect: \(error)\n")
         return 1
     }
     let stdout = OutputWriter()
@@ -86,9 +87,9 @@ func runHeadless(options: InspectorOptions) -> Int32 {
         session.shutdown()
         recorder?.finish()
         if let problem = recorder?.writeError {
-            FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8))
+            StandardStreams.err("bird-inspect: \(problem)\n")
         }
-        if let problem = stdout.failure { FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8)) }
+        if let problem = stdout.failure { StandardStreams.err("bird-inspect: \(problem)\n") }
     }
 
     var pending: [UInt8] = []

@@ -3,6 +3,7 @@
 // update, build and draw times), in wall-clock seconds so a bench can line it up with its own
 // send→seen times (Scripts/bench.d/inspector_flood.py). Inert, and free, unless the variable is set.
 
+import BirdCommandLine
 import Foundation
 
 /// Where one turn of the main loop spent its time (wall-clock seconds since 1970).
@@ -35,7 +36,7 @@ final class LoopTrace {
         guard let path = environment["BIRD_INSPECT_TRACE"], !path.isEmpty else { return nil }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            FileHandle.standardError.write(Data("bird-inspect: BIRD_INSPECT_TRACE: cannot write \(path)\n".utf8))
+            StandardStreams.err("bird-inspect: BIRD_INSPECT_TRACE: cannot write \(path)\n")
             return nil
         }
         return LoopTrace(fd: fd)

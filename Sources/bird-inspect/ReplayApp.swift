@@ -8,10 +8,11 @@
 import BirdInspector
 import BirdRecording
 import BirdWire
+import BirdCommandLine
 import Foundation
 
 private func complain(_ message: String) {
-    FileHandle.standardError.write(Data("bird-inspect: \(message)\n".utf8))
+    StandardStreams.err("bird-inspect: \(message)\n")
 }
 
 /// `--jsonl --replay FILE`: every line on stdout with `ts` set to the time of printing, at the

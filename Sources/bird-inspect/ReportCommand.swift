@@ -4,16 +4,17 @@
 
 import BirdRecording
 import BirdReport
+import BirdCommandLine
 import Foundation
 
 func runReport(_ args: [String]) -> Int32 {
     func complain(_ message: String) {
-        FileHandle.standardError.write(Data("bird-inspect report: \(message)\n".utf8))
+        StandardStreams.err("bird-inspect report: \(message)\n")
     }
     let options: ReportOptions
     switch ReportArguments.parse(args) {
     case .failure(let error):
-        FileHandle.standardError.write(Data("bird-inspect report: \(error.message)\n\n\(ReportArguments.usage)\n".utf8))
+        StandardStreams.err("bird-inspect report: \(error.message)\n\n\(ReportArguments.usage)\n")
         return 2
     case .success(.help):
         print(ReportArguments.usage)
@@ -56,7 +57,7 @@ func runReport(_ args: [String]) -> Int32 {
     }
     let page = HTMLReport.render(summary, source: options.recording)
     if options.toStdout {
-        FileHandle.standardOutput.write(Data(page.utf8))
+        StandardStreams.out(page)
         return 0
     }
     do {

@@ -5,6 +5,7 @@
 // recording's single writer; with `BIRD_INSPECT_TRACE=FILE` it notes its times (LoopTrace).
 
 import BirdInspector
+import BirdCommandLine
 import Foundation
 
 /// Runs the TUI until `q`, `:quit`, SIGINT/SIGTERM/SIGHUP/SIGQUIT or `--duration`.
@@ -16,7 +17,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
     do {
         recorder = try options.record.map { try Recorder(path: $0) }
     } catch {
-        FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
+        StandardStreams.err("bird-inspect: \(error)\n")
         return 1
     }
     // Runs after the terminal is given back (defers run last-registered first), so the lines
@@ -25,13 +26,12 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         recorder?.finish()
         if let recorder {
             if let problem = recorder.writeError {
-                FileHandle.standardError.write(Data("bird-inspect: \(problem)\n".utf8))
+                StandardStreams.err("bird-inspect: \(problem)\n")
             } else if recorder.lines > 0 {
                 let location =
                     recorder.path.hasPrefix("/")
                     ? recorder.path : FileManager.default.currentDirectoryPath + "/" + recorder.path
-                FileHandle.standardError.write(
-                    Data("bird-inspect: recorded \(recorder.lines) lines to \(location)\n".utf8))
+                StandardStreams.err("bird-inspect: recorded \(recorder.lines) lines to \(location)\n")
             }
         }
     }
@@ -45,7 +45,7 @@ func runTerminalApp(options: InspectorOptions) -> Int32 {
         session = try LiveSession(options: options, inbox: inbox, utcOffsetSeconds: offset, recording: recorder != nil)
     } catch {
         terminal.end()
-        FileHandle.standardError.write(Data("bird-inspect: \(error)\n".utf8))
+        StandardStreams.err("bird-inspect: \(error)\n")
         return 1
     }
     recorder?.writeHeader(session.recordingHeader)

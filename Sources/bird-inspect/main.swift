@@ -5,10 +5,11 @@
 
 import BirdInspector
 import BirdSandbox
+import BirdCommandLine
 import Foundation
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("bird-inspect: \(message)\n\n\(Arguments.usage)\n".utf8))
+    StandardStreams.err("bird-inspect: \(message)\n\n\(Arguments.usage)\n")
     exit(2)
 }
 
@@ -55,8 +56,8 @@ case .success(.run(let options)):
         exit(options.replay != nil ? runReplayHeadless(options: options) : runHeadless(options: options))
     }
     guard isatty(0) == 1, isatty(1) == 1 else {
-        FileHandle.standardError.write(
-            Data("bird-inspect: no terminal (stdin or stdout is not a TTY); use --jsonl for headless output\n".utf8))
+        StandardStreams.err(
+            "bird-inspect: no terminal (stdin or stdout is not a TTY); use --jsonl for headless output\n")
         exit(2)
     }
     exit(options.replay != nil ? runReplayTerminal(options: options) : runTerminalApp(options: options))

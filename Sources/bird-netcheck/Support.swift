@@ -1,3 +1,4 @@
+import BirdCommandLine
 import Foundation
 
 #if canImport(Glibc)
@@ -6,13 +7,13 @@ import Foundation
 
 /// Prints to stderr and exits with status 2 (misuse or a setup failure).
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("bird-netcheck: \(message)\n".utf8))
+    StandardStreams.err("bird-netcheck: \(message)\n")
     exit(2)
 }
 
 /// Writes a line to stdout at once (a parent process reads it as it comes).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStreams.out((line + "\n"))
 }
 
 /// `--name value` pairs and bare `--flag`s.

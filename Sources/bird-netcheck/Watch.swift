@@ -1,5 +1,6 @@
 #if canImport(Glibc)
     import BirdRealtime
+    import BirdCommandLine
     import Foundation
 
     /// `watch`: prints the path, then each change, until interrupted or `--count` changes.
@@ -7,7 +8,7 @@
         let debounce = options.int("debounce-ms", 100, range: 0...60_000)
         let count = options.int("count", 0, range: 0...1_000_000)
         let monitor = NetlinkPathMonitor(
-            debounce: .milliseconds(debounce), log: { FileHandle.standardError.write(Data("\($0)\n".utf8)) })
+            debounce: .milliseconds(debounce), log: { StandardStreams.err("\($0)\n") })
         let inbox = PathInbox()
         do {
             try monitor.start(queue: DispatchQueue(label: "bird-netcheck.watch"), onChange: inbox.post)

@@ -1,3 +1,4 @@
+import BirdCommandLine
 import Foundation
 
 /// A bad command line: the message is printed with the usage, and the process exits 2.
@@ -58,10 +59,10 @@ struct Options {
 
 /// Writes a line to stdout immediately (no stdio buffering: logs and pipes see it at once).
 func emit(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStreams.out((line + "\n"))
 }
 
 /// Writes a line to stderr.
 func emitError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardStreams.err((line + "\n"))
 }

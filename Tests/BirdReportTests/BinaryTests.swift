@@ -49,6 +49,30 @@ import TestSupport
         #expect(result.stdout == expected)
     }
 
+    /// A reader that goes away (`| head`) under a parent that ignores SIGPIPE (the child inherits
+    /// that, so its write fails with EPIPE): the report ends with status 0 and says nothing, where
+    /// Foundation's `FileHandle.write(_:)` trapped (SIGILL, "Fatal error" on stderr).
+    @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
+        let tool = try #require(PackagePaths.builtTool("bird-inspect"), "build the package first")
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["report", recording, "-o", "-"]
+        let out = Pipe()
+        let err = Pipe()
+        try out.fileHandleForReading.close()  // no reader at all: the first write fails
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        try out.fileHandleForWriting.close()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
+        #expect(process.terminationStatus == 0)
+        #expect(stderr.isEmpty, "\(stderr)")
+    }
+
     @Test func badFlagsExitTwoWithUsage() throws {
         let result = try run([recording, "--pdf", "-o", "-"])
         #expect(result.status == 2)
