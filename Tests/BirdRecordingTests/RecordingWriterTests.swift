@@ -79,22 +79,44 @@ struct RecordingWriterTests {
         for ms in times { #expect(RecordingFormat.monoText(ms) == mono(ms), "\(ms)") }
     }
 
-    @Test("a wire line's text is quoted byte for byte as jsonQuoted quotes it: every escape, any UTF-8")
+    @Test("a wire line's text is quoted byte for byte as the plain reference quotes it: every escape, any UTF-8")
     func wireQuoting() {
+        /// RFC 8259's escapes, scalar by scalar (`\u00xx` in lowercase hex for the other control
+        /// characters; DEL, U+2028/U+2029 and non-ASCII as they are).
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{08}": out += "\\b"
+                case "\u{0C}": out += "\\f"
+                case "\u{00}"..."\u{1F}":
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
         var random = SplitMix64(seed: 7)
         var texts = [
             "", #"{"event":"tick","channel":"flood","data":{"seq":1,"text":"a "quoted" word"}}"#,
             "tab\tnew\nline\r\u{08}\u{0C}\u{00}\u{1F}\u{7F} back\\slash", "ünïcødé 🐦 \"x\"",
+            "\u{2028}\u{2029}\r\n e\u{301}",
         ]
-        let alphabet = Array("ab\"\\\n\r\t\u{08}\u{0C}\u{01}\u{1B}é🐦{}:,")
+        let alphabet = Array("ab\"\\\n\r\t\u{08}\u{0C}\u{01}\u{1B}\u{1F}\u{7F}\u{2028}é🐦{}:,")
         for _ in 0..<300 {
             let n = Int(random.next() % 40)
             texts.append(String((0..<n).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
         }
         for text in texts {
-            #expect(RecordingWriter.quoted(text) == text.jsonQuoted, "\(text.debugDescription)")
+            #expect(RecordingWriter.quoted(text) == reference(text), "\(text.debugDescription)")
             let line = RecordingWriter.wire(direction: .inbound, text: text, at: t0, monoMs: 1)
-            #expect(line.hasSuffix(",\"text\":" + Redaction.scrub(text, urls: .keep).jsonQuoted + "}"))
+            #expect(line.hasSuffix(",\"text\":" + reference(Redaction.scrub(text, urls: .keep)) + "}"))
         }
     }
 
