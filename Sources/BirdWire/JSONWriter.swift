@@ -51,45 +51,4 @@ enum JSONWriter {
         case .text(let text): out += text
         }
     }
-
-    /// Appends `s` as a JSON string literal with the escapes RFC 8259 requires. Runs of bytes
-    /// that need no escape are appended whole (escapable bytes are ASCII, so every cut falls on a
-    /// character boundary) — double-encoded payloads are full of quotes.
-    static func appendQuoted(_ s: String, to out: inout String) {
-        out += "\""
-        let utf8 = s.utf8
-        var runStart = utf8.startIndex
-        var i = runStart
-        while i != utf8.endIndex {
-            let b = utf8[i]
-            guard b < 0x20 || b == 0x22 || b == 0x5C else {
-                i = utf8.index(after: i)
-                continue
-            }
-            out += s[runStart..<i]
-            switch b {
-            case 0x22: out += "\\\""
-            case 0x5C: out += "\\\\"
-            case 0x0A: out += "\\n"
-            case 0x0D: out += "\\r"
-            case 0x09: out += "\\t"
-            case 0x08: out += "\\b"
-            case 0x0C: out += "\\f"
-            default:
-                let hex = String(b, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            }
-            i = utf8.index(after: i)
-            runStart = i
-        }
-        out += s[runStart..<utf8.endIndex]
-        out += "\""
-    }
-
-    /// `s` as a JSON string literal.
-    static func quoted(_ s: String) -> String {
-        var out = ""
-        appendQuoted(s, to: &out)
-        return out
-    }
 }

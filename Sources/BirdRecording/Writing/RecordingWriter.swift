@@ -48,54 +48,8 @@ public enum RecordingWriter {
     }
 
     /// `text` as a JSON string (for every string of a recording line, the inspector's E lines
-    /// too): the same text as BirdWire's `jsonQuoted` (RFC 8259's escapes —
-    /// `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, `\u00xx` for the other control bytes — and
-    /// every other byte as it is), written in place in two passes over the bytes: a `wire` line's
-    /// text is a whole protocol message, a quote every few bytes, on every line of a flood.
-    package static func quoted(_ text: String) -> String {
-        var text = text
-        return text.withUTF8 { bytes in
-            var extra = 0
-            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C {
-                switch b {
-                case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: extra += 1
-                default: extra += 5
-                }
-            }
-            let hex: StaticString = "0123456789abcdef"
-            return String(unsafeUninitializedCapacity: bytes.count + extra + 2) { out in
-                var i = 0
-                func put(_ byte: UInt8) {
-                    out[i] = byte
-                    i += 1
-                }
-                put(0x22)
-                for b in bytes {
-                    guard b < 0x20 || b == 0x22 || b == 0x5C else {
-                        put(b)
-                        continue
-                    }
-                    put(0x5C)
-                    switch b {
-                    case 0x22, 0x5C: put(b)
-                    case 0x0A: put(UInt8(ascii: "n"))
-                    case 0x0D: put(UInt8(ascii: "r"))
-                    case 0x09: put(UInt8(ascii: "t"))
-                    case 0x08: put(UInt8(ascii: "b"))
-                    case 0x0C: put(UInt8(ascii: "f"))
-                    default:
-                        put(UInt8(ascii: "u"))
-                        put(0x30)
-                        put(0x30)
-                        put(hex.utf8Start[Int(b >> 4)])
-                        put(hex.utf8Start[Int(b & 0x0F)])
-                    }
-                }
-                put(0x22)
-                return i
-            }
-        }
-    }
+    /// too): BirdWire's `jsonQuoted`, the package's one quoting.
+    package static func quoted(_ text: String) -> String { text.jsonQuoted }
 
     /// An `auth` line: kind, endpoint (as recorded), channel, status or (redacted) error, ms.
     public static func auth(_ a: AuthRecord, at time: Date, monoMs: Double) -> String {
