@@ -96,13 +96,40 @@ extension Redaction {
         while j < bytes.count, j - nameStart <= 64, isNameByte(bytes[j]) { j += 1 }
         let nameEnd = j
         guard nameEnd > nameStart, let afterName = pastQuote(bytes, j, escaped: escaped) else { return nil }
-        let name = String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)
-        guard isSecretKey(name) else { return nil }
+        let name = bytes[nameStart..<nameEnd]
+        guard isSecretName(name) else { return nil }
         j = skipSpaces(bytes, afterName)
         guard j < bytes.count, bytes[j] == UInt8(ascii: ":"),
             let valueStart = pastQuote(bytes, skipSpaces(bytes, j + 1), escaped: escaped)
         else { return nil }
-        return (valueStart..<stringValueEnd(bytes, from: valueStart, escaped: escaped), name.lowercased() == "auth")
+        let isAuth = equalsIgnoringCase(name, authKey)
+        return (valueStart..<stringValueEnd(bytes, from: valueStart, escaped: escaped), isAuth)
+    }
+
+    /// ``secretKeys`` and ``secretKeySuffixes`` as lowercase bytes, and `auth`'s.
+    private static let secretKeyBytes = secretKeys.map { Array($0.lowercased().utf8) }
+    private static let secretKeySuffixBytes = secretKeySuffixes.map { Array($0.lowercased().utf8) }
+    private static let authKey = Array("auth".utf8)
+
+    /// ``isSecretKey(_:)`` for a member name's bytes (ASCII letters, digits, `_`, `-`), compared
+    /// byte by byte without case: no `String` made or lowercased for every quote of a text.
+    static func isSecretName(_ name: ArraySlice<UInt8>) -> Bool {
+        if secretKeyBytes.contains(where: { equalsIgnoringCase(name, $0) }) { return true }
+        return secretKeySuffixBytes.contains { suffix in
+            suffix.count <= name.count && equalsIgnoringCase(name.suffix(suffix.count), suffix)
+        }
+    }
+
+    /// Whether `bytes` equal `lower` (lowercase ASCII) with ASCII capitals taken as lowercase.
+    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lower: [UInt8]) -> Bool {
+        guard bytes.count == lower.count else { return false }
+        var j = 0
+        for b in bytes {
+            let folded = (0x41...0x5A).contains(b) ? b | 0x20 : b
+            if folded != lower[j] { return false }
+            j += 1
+        }
+        return true
     }
 
     /// Where a string value starting at `start` ends: at its closing quote (`"`, or `\"` when
