@@ -57,21 +57,33 @@ final class ChildProcess: @unchecked Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.lock()
-            self.out.append(data)
-            self.lock.unlock()
-        }
-        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.lock()
-            self.err.append(data)
-            self.lock.unlock()
-        }
         try process.run()
+        // Each pipe is read by a thread of its own with plain blocking reads, never through
+        // `readabilityHandler`: that is a dispatch source, which needs its descriptor open until
+        // its cancellation has run, and a freed handle closes it at once. With the pipe still held
+        // elsewhere (Foundation's pipes are not close-on-exec, so another test's child may hold
+        // it) dispatch's event loop can be left with an event for a freed source — a crash seen
+        // once in the thread-sanitizer stage (SIGSEGV in `_dispatch_event_loop_drain`).
+        Self.read(stdout.fileHandleForReading) { [weak self] data in self?.append(data, toErr: false) }
+        Self.read(stderr.fileHandleForReading) { [weak self] data in self?.append(data, toErr: true) }
+    }
+
+    private func append(_ data: Data, toErr: Bool) {
+        lock.lock()
+        if toErr { err.append(data) } else { out.append(data) }
+        lock.unlock()
+    }
+
+    /// Reads `handle` on a thread of its own until end of file, handing on each chunk.
+    private static func read(_ handle: FileHandle, _ chunk: @escaping @Sendable (Data) -> Void) {
+        let thread = Thread {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { return }
+                chunk(data)
+            }
+        }
+        thread.start()
     }
 
     /// Complete stdout lines only: a line still being written (a peer printing unbuffered, as
