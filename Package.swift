@@ -100,7 +100,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "TestSupport"], exclude: ["Peers"]),
         .testTarget(name: "BirdWireTests", dependencies: ["BirdWire", "TestSupport"]),
-        .testTarget(name: "BirdRecordingTests", dependencies: ["BirdRecording", "BirdWire"]),
+        .testTarget(name: "BirdRecordingTests", dependencies: ["BirdRecording", "BirdWire", "TestSupport"]),
         .testTarget(
             name: "BirdRealtimeTests",
             dependencies: ["BirdRealtime", "BirdRealtimeTestSupport", "BirdWire", "TestSupport"],

@@ -4,6 +4,7 @@
 import BirdWire
 import Foundation
 import Testing
+import TestSupport
 
 @testable import BirdRecording
 
@@ -81,27 +82,6 @@ struct RecordingWriterTests {
 
     @Test("a wire line's text is quoted byte for byte as the plain reference quotes it: every escape, any UTF-8")
     func wireQuoting() {
-        /// RFC 8259's escapes, scalar by scalar (`\u00xx` in lowercase hex for the other control
-        /// characters; DEL, U+2028/U+2029 and non-ASCII as they are).
-        func reference(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "\u{08}": out += "\\b"
-                case "\u{0C}": out += "\\f"
-                case "\u{00}"..."\u{1F}":
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
         var random = SplitMix64(seed: 7)
         var texts = [
             "", #"{"event":"tick","channel":"flood","data":{"seq":1,"text":"a "quoted" word"}}"#,
@@ -114,9 +94,9 @@ struct RecordingWriterTests {
             texts.append(String((0..<n).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }))
         }
         for text in texts {
-            #expect(RecordingWriter.quoted(text) == reference(text), "\(text.debugDescription)")
+            #expect(RecordingWriter.quoted(text) == referenceQuoted(text), "\(text.debugDescription)")
             let line = RecordingWriter.wire(direction: .inbound, text: text, at: t0, monoMs: 1)
-            #expect(line.hasSuffix(",\"text\":" + reference(Redaction.scrub(text, urls: .keep)) + "}"))
+            #expect(line.hasSuffix(",\"text\":" + referenceQuoted(Redaction.scrub(text, urls: .keep)) + "}"))
         }
     }
 
